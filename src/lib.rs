@@ -1,1 +1,12 @@
 //! Triskel: a game engine for chess variants of three players and of 3-D boards.
+
+pub mod bitboard;
+pub mod geometry;
+pub mod movegen;
+pub mod notation;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod rules;
+pub mod types;
+pub mod variants;

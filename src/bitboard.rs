@@ -1,0 +1,201 @@
+//! A set of cells as a 128-bit mask: every board of the rule book has at most
+//! 128 cells, so one `u128` holds any set of them.
+
+use crate::types::Cell;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// A set of cells; bit `i` stands for the cell with index `i`.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Bitboard(pub u128);
+
+impl Bitboard {
+    /// The empty set.
+    pub const EMPTY: Bitboard = Bitboard(0);
+
+    /// The set holding only `cell`.
+    #[inline(always)]
+    pub const fn from_cell(cell: Cell) -> Bitboard {
+        Bitboard(1u128 << cell.index())
+    }
+
+    /// The set of the first `count` cells (indices `0..count`).
+    pub const fn first_cells(count: usize) -> Bitboard {
+        if count >= 128 {
+            Bitboard(u128::MAX)
+        } else {
+            Bitboard((1u128 << count) - 1)
+        }
+    }
+
+    /// Whether the set is empty.
+    #[inline(always)]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether the set holds at least one cell.
+    #[inline(always)]
+    pub const fn nonempty(self) -> bool {
+        self.0 != 0
+    }
+
+    /// Whether `cell` is in the set.
+    #[inline(always)]
+    pub const fn has(self, cell: Cell) -> bool {
+        self.0 >> cell.index() & 1 != 0
+    }
+
+    /// The number of cells in the set.
+    #[inline(always)]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set holds more than one cell.
+    #[inline(always)]
+    pub const fn has_several(self) -> bool {
+        self.0 & self.0.wrapping_sub(1) != 0
+    }
+
+    /// The cell with the lowest index; the set must not be empty.
+    #[inline(always)]
+    pub const fn first(self) -> Cell {
+        Cell::new(self.0.trailing_zeros() as u8)
+    }
+
+    /// The cell with the highest index; the set must not be empty.
+    #[inline(always)]
+    pub const fn last(self) -> Cell {
+        Cell::new(127 - self.0.leading_zeros() as u8)
+    }
+
+    /// Removes and returns the cell with the lowest index.
+    #[inline(always)]
+    pub fn pop_first(&mut self) -> Option<Cell> {
+        if self.0 == 0 {
+            None
+        } else {
+            let cell = self.first();
+            self.0 &= self.0 - 1;
+            Some(cell)
+        }
+    }
+
+    /// The set with `cell` added.
+    #[inline(always)]
+    pub const fn with(self, cell: Cell) -> Bitboard {
+        Bitboard(self.0 | 1u128 << cell.index())
+    }
+
+    /// The set with `cell` removed.
+    #[inline(always)]
+    pub const fn without(self, cell: Cell) -> Bitboard {
+        Bitboard(self.0 & !(1u128 << cell.index()))
+    }
+
+    /// The cells of this set up to and including `cell` in index order.
+    #[inline(always)]
+    pub const fn up_to(self, cell: Cell) -> Bitboard {
+        Bitboard(self.0 & (2u128 << cell.index()).wrapping_sub(1))
+    }
+
+    /// The cells of this set from `cell` (inclusive) upwards in index order.
+    #[inline(always)]
+    pub const fn from(self, cell: Cell) -> Bitboard {
+        Bitboard(self.0 & (u128::MAX << cell.index()))
+    }
+}
+
+impl Iterator for Bitboard {
+    type Item = Cell;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Cell> {
+        self.pop_first()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.count() as usize;
+        (n, Some(n))
+    }
+}
+
+impl std::fmt::Debug for Bitboard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.into_iter().map(|c| c.index())).finish()
+    }
+}
+
+macro_rules! bit_op {
+    ($trait:ident, $method:ident, $assign_trait:ident, $assign_method:ident, $op:tt) => {
+        impl $trait for Bitboard {
+            type Output = Bitboard;
+            #[inline(always)]
+            fn $method(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+        impl $assign_trait for Bitboard {
+            #[inline(always)]
+            fn $assign_method(&mut self, rhs: Bitboard) {
+                self.0 = self.0 $op rhs.0;
+            }
+        }
+    };
+}
+
+bit_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+bit_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+bit_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0)
+    }
+}
+
+impl FromIterator<Cell> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Cell>>(iter: I) -> Bitboard {
+        iter.into_iter().fold(Bitboard::EMPTY, Bitboard::with)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(cells: &[u8]) -> Bitboard {
+        cells.iter().map(|&c| Cell::new(c)).collect()
+    }
+
+    #[test]
+    fn iterates_in_index_order() {
+        let b = set(&[127, 3, 64, 0]);
+        let cells: Vec<usize> = b.map(|c| c.index()).collect();
+        assert_eq!(cells, vec![0, 3, 64, 127]);
+        assert_eq!(b.count(), 4);
+        assert_eq!(b.first().index(), 0);
+        assert_eq!(b.last().index(), 127);
+    }
+
+    #[test]
+    fn ranges_include_the_bound() {
+        let b = set(&[1, 5, 9, 127]);
+        assert_eq!(b.up_to(Cell::new(5)), set(&[1, 5]));
+        assert_eq!(b.up_to(Cell::new(127)), b);
+        assert_eq!(b.from(Cell::new(5)), set(&[5, 9, 127]));
+        assert_eq!(b.from(Cell::new(0)), b);
+    }
+
+    #[test]
+    fn several_and_membership() {
+        assert!(!set(&[7]).has_several());
+        assert!(set(&[7, 8]).has_several());
+        assert!(set(&[7]).has(Cell::new(7)));
+        assert!(!set(&[7]).without(Cell::new(7)).nonempty());
+        assert_eq!(Bitboard::first_cells(128).count(), 128);
+        assert_eq!(Bitboard::first_cells(3), set(&[0, 1, 2]));
+    }
+}

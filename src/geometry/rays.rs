@@ -1,0 +1,215 @@
+//! Slider rays as trees of cells, and their compiled form: monotonic segments.
+//!
+//! A ray from a cell in one direction is a sequence of cells, except where a
+//! board makes it **fork** (the section boards split rays at the middle).
+//! Each step may carry the two cells it **passes between** (Dreierschach's
+//! passing rule). A ray is described as a [`RayNode`] tree and compiled into
+//! [`Segment`]s: runs of cells whose indices grow (or shrink) along the ray,
+//! so that the first blocker of a run is one bit scan away.
+
+use crate::bitboard::Bitboard;
+use crate::types::Cell;
+
+/// One cell of a ray tree: the cell reached, the pair of cells the step into
+/// it passes between (if the passing rule applies to it), and where the ray
+/// continues (several children where it forks).
+#[derive(Clone, Debug)]
+pub struct RayNode {
+    /// The cell this step reaches.
+    pub cell: Cell,
+    /// Both cells the step passes between; the step is blocked when both are occupied.
+    pub passes_between: Option<(Cell, Cell)>,
+    /// The continuations of the ray beyond this cell.
+    pub children: Vec<RayNode>,
+}
+
+impl RayNode {
+    /// A node without passing-rule data and without continuation.
+    pub fn leaf(cell: Cell) -> RayNode {
+        RayNode {
+            cell,
+            passes_between: None,
+            children: Vec::new(),
+        }
+    }
+
+    /// A straight chain of cells (no forks, no passing rule).
+    pub fn chain(cells: &[Cell]) -> Option<RayNode> {
+        let (&first, rest) = cells.split_first()?;
+        let mut node = RayNode::leaf(first);
+        node.children.extend(RayNode::chain(rest));
+        Some(node)
+    }
+
+    /// Calls `visit(node, cells strictly before it, pass cells of every step up to it)`
+    /// for every node of the tree, parents first.
+    pub fn visit_paths(&self, visit: &mut impl FnMut(&RayNode, Bitboard, Bitboard)) {
+        self.visit_from(Bitboard::EMPTY, Bitboard::EMPTY, visit);
+    }
+
+    fn visit_from(
+        &self,
+        before: Bitboard,
+        passes: Bitboard,
+        visit: &mut impl FnMut(&RayNode, Bitboard, Bitboard),
+    ) {
+        let passes = match self.passes_between {
+            Some((a, b)) => passes.with(a).with(b),
+            None => passes,
+        };
+        visit(self, before, passes);
+        for child in &self.children {
+            child.visit_from(before.with(self.cell), passes, visit);
+        }
+    }
+}
+
+/// A run of ray cells whose indices are monotonic along the ray.
+///
+/// Segments of one cell's rays are stored in pre-order: when a segment is
+/// blocked, the walk jumps to `skip` (past its continuations), otherwise it
+/// goes on with the next segment (its first continuation, or a sibling).
+#[derive(Clone, Copy, Debug)]
+pub struct Segment {
+    /// The cells of the run.
+    pub cells: Bitboard,
+    /// Both cells the step into the run's first cell passes between (empty if none).
+    pub passes_between: Bitboard,
+    /// Index of the first segment after this one's continuations.
+    pub skip: u32,
+    /// Whether indices grow along the ray (else they shrink).
+    pub ascending: bool,
+}
+
+impl Segment {
+    /// The cells of this run a slider reaches when `occupied` is the board:
+    /// up to and including the first occupied one. Returns them and whether
+    /// the run was blocked (so its continuations are not reached).
+    #[inline(always)]
+    pub fn reach(&self, occupied: Bitboard) -> (Bitboard, bool) {
+        let blockers = self.cells & occupied;
+        if blockers.is_empty() {
+            (self.cells, false)
+        } else if self.ascending {
+            (self.cells.up_to(blockers.first()), true)
+        } else {
+            (self.cells.from(blockers.last()), true)
+        }
+    }
+
+    /// Whether the passing rule forbids entering this run: both passed cells occupied.
+    #[inline(always)]
+    pub fn pass_blocked(&self, occupied: Bitboard) -> bool {
+        self.passes_between.nonempty() && (self.passes_between & occupied) == self.passes_between
+    }
+}
+
+/// Appends the compiled segments of `roots` (one cell's rays of one class) to `out`.
+pub fn compile(roots: &[RayNode], out: &mut Vec<Segment>) {
+    for root in roots {
+        compile_run(root, out);
+    }
+}
+
+fn compile_run(start: &RayNode, out: &mut Vec<Segment>) {
+    let slot = out.len();
+    out.push(Segment {
+        cells: Bitboard::EMPTY,
+        passes_between: Bitboard::EMPTY,
+        skip: 0,
+        ascending: true,
+    });
+    let mut cells = Bitboard::from_cell(start.cell);
+    let mut ascending = None;
+    let mut last = start;
+    while let [only] = last.children.as_slice() {
+        let grows = only.cell > last.cell;
+        if only.passes_between.is_some() || ascending.is_some_and(|a| a != grows) {
+            break;
+        }
+        ascending = Some(grows);
+        cells = cells.with(only.cell);
+        last = only;
+    }
+    for child in &last.children {
+        compile_run(child, out);
+    }
+    out[slot] = Segment {
+        cells,
+        passes_between: start
+            .passes_between
+            .map_or(Bitboard::EMPTY, |(a, b)| Bitboard::from_cell(a).with(b)),
+        skip: out.len() as u32,
+        ascending: ascending.unwrap_or(true),
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(i: u8) -> Cell {
+        Cell::new(i)
+    }
+
+    fn walk(segments: &[Segment], occupied: Bitboard) -> Bitboard {
+        let mut reached = Bitboard::EMPTY;
+        let mut i = 0;
+        while i < segments.len() {
+            let s = &segments[i];
+            if s.pass_blocked(occupied) {
+                i = s.skip as usize;
+                continue;
+            }
+            let (cells, blocked) = s.reach(occupied);
+            reached |= cells;
+            i = if blocked { s.skip as usize } else { i + 1 };
+        }
+        reached
+    }
+
+    #[test]
+    fn a_straight_ray_is_one_segment() {
+        let ray = RayNode::chain(&[c(1), c(2), c(3), c(4)]).unwrap();
+        let mut segs = Vec::new();
+        compile(&[ray], &mut segs);
+        assert_eq!(segs.len(), 1);
+        let occ = Bitboard::from_cell(c(3));
+        assert_eq!(walk(&segs, occ), [c(1), c(2), c(3)].into_iter().collect());
+    }
+
+    #[test]
+    fn a_turning_ray_splits_and_forks_are_followed() {
+        // 10 -> 11 -> fork: (30 -> 29) and (40 -> 39)
+        let mut root = RayNode::chain(&[c(10), c(11)]).unwrap();
+        root.children[0].children = vec![
+            RayNode::chain(&[c(30), c(29)]).unwrap(),
+            RayNode::chain(&[c(40), c(39)]).unwrap(),
+        ];
+        let mut segs = Vec::new();
+        compile(&[root], &mut segs);
+        assert_eq!(segs.len(), 3);
+        let all: Bitboard = [10, 11, 30, 29, 40, 39].into_iter().map(c).collect();
+        assert_eq!(walk(&segs, Bitboard::EMPTY), all);
+        let blocked_branch = Bitboard::from_cell(c(30));
+        assert_eq!(walk(&segs, blocked_branch), all.without(c(29)));
+        let blocked_trunk = Bitboard::from_cell(c(11));
+        assert_eq!(walk(&segs, blocked_trunk), [c(10), c(11)].into_iter().collect());
+    }
+
+    #[test]
+    fn passing_rule_stops_before_the_step() {
+        let mut root = RayNode::leaf(c(5));
+        root.children.push(RayNode {
+            cell: c(9),
+            passes_between: Some((c(7), c(8))),
+            children: vec![RayNode::leaf(c(13))],
+        });
+        let mut segs = Vec::new();
+        compile(&[root], &mut segs);
+        let one_between = Bitboard::from_cell(c(7));
+        assert_eq!(walk(&segs, one_between).count(), 3);
+        let both_between = one_between.with(c(8));
+        assert_eq!(walk(&segs, both_between), Bitboard::from_cell(c(5)));
+    }
+}

@@ -1,0 +1,1 @@
+//! Boards of three 8×4 sections (not built yet).

@@ -1,0 +1,127 @@
+//! The attack test: which pieces could move to a cell by their capture rule
+//! (rule book README: "Attacked"), for any board.
+
+use crate::bitboard::Bitboard;
+use crate::geometry::SliderClass;
+use crate::position::Position;
+use crate::types::{Army, Cell, MAX_PLAYERS, PieceKind, PlayerSet};
+
+/// The pieces that attack, sorted by how they attack. Built once per node
+/// for the opponents of the player to move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Attackers {
+    /// Every attacking piece.
+    pub all: Bitboard,
+    /// Rooks and queens.
+    pub straight: Bitboard,
+    /// Bishops and queens.
+    pub diagonal: Bitboard,
+    /// Knights.
+    pub knights: Bitboard,
+    /// Kings.
+    pub kings: Bitboard,
+    /// Pawns, by army (each army's pawns capture in their own directions).
+    pub pawns: [Bitboard; MAX_PLAYERS],
+}
+
+impl Attackers {
+    /// The sliders of `class`.
+    #[inline(always)]
+    pub fn sliders(&self, class: SliderClass) -> Bitboard {
+        match class {
+            SliderClass::Straight => self.straight,
+            SliderClass::Diagonal => self.diagonal,
+        }
+    }
+}
+
+impl Position {
+    /// The attacking pieces of `players` (pieces they control).
+    #[inline]
+    pub fn attackers(&self, players: PlayerSet) -> Attackers {
+        let all = players
+            .iter()
+            .fold(Bitboard::EMPTY, |acc, p| acc | self.pieces_of(p));
+        let queens = self.kind(PieceKind::Queen);
+        Attackers {
+            all,
+            straight: all & (self.kind(PieceKind::Rook) | queens),
+            diagonal: all & (self.kind(PieceKind::Bishop) | queens),
+            knights: all & self.kind(PieceKind::Knight),
+            kings: all & self.kind(PieceKind::King),
+            pawns: std::array::from_fn(|a| all & self.kind(PieceKind::Pawn) & self.army(Army::new(a))),
+        }
+    }
+
+    /// All pieces of `by` that attack `cell` when `occupied` is the board.
+    #[inline]
+    pub fn attackers_of(&self, cell: Cell, occupied: Bitboard, by: &Attackers) -> Bitboard {
+        let game = self.game();
+        let g = &game.geometry;
+        let blocked = g.blocked_diagonal_steps(cell, occupied);
+        let mut found = g.knight(cell) & by.knights;
+        found |= game.king_steps[cell.index()] & !blocked & by.kings;
+        for (army, pawns) in by.pawns.iter().enumerate() {
+            if pawns.nonempty() {
+                found |= game.pawns[army].captured_from[cell.index()] & *pawns & !blocked;
+            }
+        }
+        for class in SliderClass::BOTH {
+            let sliders = by.sliders(class);
+            if (g.lines(class, cell) & sliders).nonempty() {
+                found |= g.slider_reach(class, cell, occupied) & sliders;
+            }
+        }
+        found
+    }
+
+    /// Whether a piece of `by`, other than those on `ignore`, attacks `cell`
+    /// when `occupied` is the board.
+    #[inline]
+    pub fn is_attacked(&self, cell: Cell, occupied: Bitboard, by: &Attackers, ignore: Bitboard) -> bool {
+        let game = self.game();
+        let g = &game.geometry;
+        let live = !ignore;
+        if (g.knight(cell) & by.knights & live).nonempty() {
+            return true;
+        }
+        let blocked = g.blocked_diagonal_steps(cell, occupied);
+        if (game.king_steps[cell.index()] & !blocked & by.kings & live).nonempty() {
+            return true;
+        }
+        for (army, pawns) in by.pawns.iter().enumerate() {
+            if (game.pawns[army].captured_from[cell.index()] & *pawns & live & !blocked).nonempty() {
+                return true;
+            }
+        }
+        SliderClass::BOTH.into_iter().any(|class| {
+            let sliders = by.sliders(class) & live;
+            (g.lines(class, cell) & sliders).nonempty()
+                && (g.slider_reach(class, cell, occupied) & sliders).nonempty()
+        })
+    }
+
+    /// The cells a non-pawn piece of `kind` on `from` moves to or attacks
+    /// when `occupied` is the board (own pieces not excluded).
+    #[inline(always)]
+    pub fn reach(&self, kind: PieceKind, from: Cell, occupied: Bitboard) -> Bitboard {
+        let game = self.game();
+        let g = &game.geometry;
+        match kind {
+            PieceKind::Knight => g.knight(from),
+            PieceKind::Bishop => g.slider_reach(SliderClass::Diagonal, from, occupied),
+            PieceKind::Rook => g.slider_reach(SliderClass::Straight, from, occupied),
+            PieceKind::Queen => {
+                g.slider_reach(SliderClass::Straight, from, occupied)
+                    | g.slider_reach(SliderClass::Diagonal, from, occupied)
+            }
+            PieceKind::King => {
+                game.king_steps[from.index()] & !g.blocked_diagonal_steps(from, occupied)
+            }
+            PieceKind::Pawn => {
+                game.pawns[self.piece_at(from).map_or(0, |p| p.army().index())].captures[from.index()]
+                    & !g.blocked_diagonal_steps(from, occupied)
+            }
+        }
+    }
+}

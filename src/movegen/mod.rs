@@ -1,0 +1,384 @@
+//! Legal move generation for every game, from the board's tables.
+//!
+//! One generator serves all boards. It finds the checks and pins of the
+//! mover's king from the geometry's lines; where the board's lines are exact
+//! (one path per cell, no passing rule) pins and checks restrict targets by
+//! masks alone, elsewhere the few moves that could expose the king are
+//! verified by an attack test on the board after the move.
+
+pub mod attacks;
+
+pub use attacks::Attackers;
+
+use crate::bitboard::Bitboard;
+use crate::geometry::SliderClass;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::rules;
+use crate::types::{Army, Cell, MAX_PLAYERS, PieceKind};
+use arrayvec::ArrayVec;
+
+/// Receives generated moves: a list, or a counter for bulk counting.
+pub trait MoveSink {
+    /// One move.
+    fn push(&mut self, m: Move);
+
+    /// A plain move from `from` to every cell of `targets`.
+    #[inline(always)]
+    fn push_targets(&mut self, from: Cell, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::normal(from, to));
+        }
+    }
+
+    /// A promotion to each promotion kind from `from` to every cell of `targets`.
+    #[inline(always)]
+    fn push_promotions(&mut self, from: Cell, targets: Bitboard) {
+        for to in targets {
+            for kind in PieceKind::PROMOTIONS {
+                self.push(Move::promotion(from, to, kind));
+            }
+        }
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        ArrayVec::push(self, m);
+    }
+}
+
+/// Counts moves without storing them (perft's bulk counting).
+#[derive(Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn push_targets(&mut self, _: Cell, targets: Bitboard) {
+        self.0 += u64::from(targets.count());
+    }
+
+    #[inline(always)]
+    fn push_promotions(&mut self, _: Cell, targets: Bitboard) {
+        self.0 += u64::from(targets.count()) * PieceKind::PROMOTIONS.len() as u64;
+    }
+}
+
+/// Most pins one king can be under at once (one per ray).
+const MAX_PINS: usize = 32;
+
+/// How the mover's king restricts the other pieces' moves.
+struct Safety {
+    /// Targets that answer a check (every cell when not in check).
+    check_mask: Bitboard,
+    /// Pieces pinned on exact lines.
+    pinned: Bitboard,
+    /// Each pin: the pinned piece and the cells it may move to.
+    pins: ArrayVec<(Cell, Bitboard), MAX_PINS>,
+    /// Pieces whose every move must be verified on the board after the move.
+    verify: Bitboard,
+    /// Two or more checkers: only the king may move.
+    double_check: bool,
+}
+
+impl Safety {
+    /// No restriction (Hexenschach's phase A, or no king).
+    fn unrestricted() -> Safety {
+        Safety {
+            check_mask: !Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            pins: ArrayVec::new(),
+            verify: Bitboard::EMPTY,
+            double_check: false,
+        }
+    }
+
+    /// The checks and pins of the king on `king`.
+    fn of(pos: &Position, king: Cell, by: &Attackers, own: Bitboard) -> Safety {
+        let g = &pos.game().geometry;
+        let occupied = pos.occupied();
+        let exact = g.exact_lines();
+        let mut safety = Safety::unrestricted();
+
+        let checkers = pos.attackers_of(king, occupied, by);
+        if checkers.nonempty() {
+            if checkers.has_several() {
+                safety.double_check = true;
+                safety.check_mask = Bitboard::EMPTY;
+                return safety;
+            }
+            let checker = checkers.first();
+            let mut answers = checkers;
+            for class in SliderClass::BOTH {
+                if by.sliders(class).has(checker) && g.lines(class, king).has(checker) {
+                    answers |= g.between(class, king, checker);
+                    if !exact {
+                        answers |= g.line_passes(class, king, checker);
+                    }
+                }
+            }
+            safety.check_mask = answers;
+            if !exact {
+                safety.verify = own;
+            }
+        }
+
+        for class in SliderClass::BOTH {
+            for sniper in g.lines(class, king) & by.sliders(class) {
+                let path = g.between(class, king, sniper);
+                let blockers = path & occupied;
+                if exact {
+                    if !blockers.has_several() && (blockers & own).nonempty() {
+                        let pinned = blockers.first();
+                        safety.pinned = safety.pinned.with(pinned);
+                        safety.pins.push((pinned, path.with(sniper)));
+                    }
+                } else {
+                    if g.unique_paths() && (blockers & !own).nonempty() {
+                        continue;
+                    }
+                    let passed = g.line_passes(class, king, sniper) & occupied;
+                    safety.verify |= (blockers | passed) & own;
+                }
+            }
+        }
+        safety
+    }
+
+    /// The cells the piece on `from` may move to as far as pins allow.
+    #[inline(always)]
+    fn pin_mask(&self, from: Cell) -> Bitboard {
+        if !self.pinned.has(from) {
+            return !Bitboard::EMPTY;
+        }
+        self.pins
+            .iter()
+            .filter(|(cell, _)| *cell == from)
+            .fold(!Bitboard::EMPTY, |mask, (_, allowed)| mask & *allowed)
+    }
+}
+
+/// Per-node facts the generator's parts share.
+struct Context<'a> {
+    pos: &'a Position,
+    attackers: Attackers,
+    own: Bitboard,
+    /// Cells a piece may move to: empty, or holding a piece it may capture.
+    open: Bitboard,
+    king: Option<Cell>,
+    king_safety: bool,
+    safety: Safety,
+}
+
+impl Context<'_> {
+    /// Whether moving from `from` to `to` (also removing the pieces on
+    /// `removed`) leaves the mover's king unattacked.
+    #[inline]
+    fn king_safe_after(&self, from: Cell, to: Cell, removed: Bitboard) -> bool {
+        let Some(king) = self.king else {
+            return true;
+        };
+        let to_bit = Bitboard::from_cell(to);
+        let occupied = (self.pos.occupied().without(from) | to_bit) & !removed;
+        let king_after = if from == king { to } else { king };
+        !self
+            .pos
+            .is_attacked(king_after, occupied, &self.attackers, to_bit | removed)
+    }
+
+    /// Restricts `targets` of the piece on `from` by check, pins and verification.
+    #[inline(always)]
+    fn legal_targets(&self, from: Cell, targets: Bitboard) -> Bitboard {
+        let s = &self.safety;
+        let mut targets = targets & s.check_mask & s.pin_mask(from);
+        if s.verify.has(from) {
+            targets = targets
+                .filter(|&to| self.king_safe_after(from, to, Bitboard::EMPTY))
+                .collect();
+        }
+        targets
+    }
+}
+
+impl Position {
+    /// Generates the moves the standard rules allow: every piece's moves that
+    /// keep the mover's king unattacked (all moves where the game has no
+    /// check), castling and en passant. Game ends and variant extras (passes,
+    /// the duty to help) are added by [`Position::generate_moves`].
+    pub(crate) fn generate_standard<S: MoveSink>(&self, sink: &mut S) {
+        let game = self.game();
+        let g = &game.geometry;
+        let mover = self.to_move();
+        let own = self.pieces_of(mover);
+        let occupied = self.occupied();
+        let opponents = self.state().active().without(mover);
+        let attackers = self.attackers(opponents);
+        let king_safety = rules::king_safety(self);
+        let protected = if rules::kings_capturable(self) {
+            Bitboard::EMPTY
+        } else {
+            self.kind(PieceKind::King)
+        };
+        let open = g.cells() & !own & !protected;
+        let king = self.king_of(mover).filter(|&k| own.has(k));
+        let safety = match king {
+            Some(k) if king_safety => Safety::of(self, k, &attackers, own),
+            _ => Safety::unrestricted(),
+        };
+        let cx = Context {
+            pos: self,
+            attackers,
+            own,
+            open,
+            king: if king_safety { king } else { None },
+            king_safety,
+            safety,
+        };
+
+        if let Some(k) = king {
+            let mut targets = self.reach(PieceKind::King, k, occupied) & open;
+            if king_safety {
+                let without_king = occupied.without(k);
+                targets = targets
+                    .filter(|&t| !self.is_attacked(t, without_king, &cx.attackers, Bitboard::EMPTY))
+                    .collect();
+            }
+            sink.push_targets(k, targets);
+            if cx.safety.double_check {
+                return;
+            }
+        }
+
+        for kind in [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen] {
+            for from in self.kind(kind) & own {
+                let targets = self.reach(kind, from, occupied) & open;
+                sink.push_targets(from, cx.legal_targets(from, targets));
+            }
+        }
+
+        for army in 0..MAX_PLAYERS {
+            if self.state().controller[army] == Some(mover) {
+                self.generate_pawn_moves(&cx, Army::new(army), sink);
+            }
+        }
+        self.generate_en_passant(&cx, sink);
+        if let Some(k) = king {
+            self.generate_castling(&cx, k, sink);
+        }
+    }
+
+    fn generate_pawn_moves<S: MoveSink>(&self, cx: &Context, army: Army, sink: &mut S) {
+        let game = self.game();
+        let g = &game.geometry;
+        let tables = &game.pawns[army.index()];
+        let occupied = self.occupied();
+        let empty = !occupied;
+        let capturable = occupied & cx.open;
+        for from in self.kind(PieceKind::Pawn) & self.army(army) & cx.own {
+            let i = from.index();
+            let captures =
+                tables.captures[i] & capturable & !g.blocked_diagonal_steps(from, occupied);
+            let targets = cx.legal_targets(from, (tables.single[i] & empty) | captures);
+            sink.push_targets(from, targets & !tables.promotion);
+            sink.push_promotions(from, targets & tables.promotion);
+            for double in &tables.double[i] {
+                if empty.has(double.skipped)
+                    && empty.has(double.target)
+                    && cx.legal_targets(from, Bitboard::from_cell(double.target)).nonempty()
+                {
+                    sink.push(Move::double_step(from, double.target, double.skipped));
+                }
+            }
+        }
+    }
+
+    fn generate_en_passant<S: MoveSink>(&self, cx: &Context, sink: &mut S) {
+        let game = self.game();
+        let g = &game.geometry;
+        let mover = self.to_move();
+        let occupied = self.occupied();
+        for (owner, entry) in self.en_passant().iter().enumerate() {
+            let Some(entry) = entry else { continue };
+            if owner == mover.index() || occupied.has(entry.skipped) {
+                continue;
+            }
+            let two_stepper = self.piece_at(entry.pawn);
+            if !two_stepper.is_some_and(|p| {
+                p.kind() == PieceKind::Pawn && self.controller(p).is_some_and(|c| c.index() == owner)
+            }) {
+                continue;
+            }
+            let blocked = g.blocked_diagonal_steps(entry.skipped, occupied);
+            for army in 0..MAX_PLAYERS {
+                if self.state().controller[army] != Some(mover) {
+                    continue;
+                }
+                let capturers = game.pawns[army].captured_from[entry.skipped.index()]
+                    & self.kind(PieceKind::Pawn)
+                    & self.army(Army::new(army))
+                    & cx.own
+                    & !blocked;
+                for from in capturers {
+                    let removed = Bitboard::from_cell(entry.pawn);
+                    if !cx.king_safety || cx.king_safe_after(from, entry.skipped, removed) {
+                        sink.push(Move::en_passant(from, entry.skipped, entry.pawn));
+                    }
+                }
+            }
+        }
+    }
+
+    fn generate_castling<S: MoveSink>(&self, cx: &Context, king: Cell, sink: &mut S) {
+        let game = self.game();
+        let rights = self.castling_rights();
+        if rights == 0 {
+            return;
+        }
+        let occupied = self.occupied();
+        let none = Bitboard::EMPTY;
+        for (index, c) in game.castlings.iter().enumerate() {
+            if rights & c.right_bit() == 0
+                || c.king_from != king
+                || self.state().controller[c.army.index()] != Some(self.to_move())
+                || (occupied & c.must_be_empty).nonempty()
+                || !self
+                    .piece_at(c.rook_from)
+                    .is_some_and(|p| p.kind() == PieceKind::Rook && p.army() == c.army)
+                || self.is_attacked(king, occupied, &cx.attackers, none)
+                || c
+                    .must_be_safe
+                    .into_iter()
+                    .any(|cell| self.is_attacked(cell, occupied, &cx.attackers, none))
+            {
+                continue;
+            }
+            if cx.king_safety {
+                let after = (occupied.without(c.king_from).without(c.rook_from))
+                    .with(c.king_to)
+                    .with(c.rook_to);
+                if self.is_attacked(c.king_to, after, &cx.attackers, none) {
+                    continue;
+                }
+            }
+            sink.push(Move::castle(c.king_from, c.king_to, index));
+        }
+    }
+
+    /// Whether the player to move is in check.
+    pub fn in_check(&self) -> bool {
+        let mover = self.to_move();
+        match self.king_of(mover) {
+            Some(king) => {
+                let by = self.attackers(self.state().active().without(mover));
+                self.is_attacked(king, self.occupied(), &by, Bitboard::EMPTY)
+            }
+            None => false,
+        }
+    }
+}

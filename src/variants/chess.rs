@@ -1,0 +1,112 @@
+//! Classical chess (FIDE rules): the calibration game, built from the same
+//! machinery as every other board.
+
+use super::{Castling, CastlingSide, DoubleStep, EnPassantRule, Game, PawnTables, Variant, cell_set};
+use crate::geometry::square::{SIDE, SquareBoard};
+use crate::geometry::{Geometry, SliderClass};
+use crate::types::{Army, Cell};
+
+/// The start position in the position format.
+pub const START: &str =
+    "bRbNbBbQbKbBbNbR/bPbPbPbPbPbPbPbP/8/8/8/8/wPwPwPwPwPwPwPwP/wRwNwBwQwKwBwNwR w wKQbKQ - 0 1";
+
+/// Builds the game's tables.
+pub fn build() -> Game {
+    let board = SquareBoard::new();
+    let geometry = Geometry::build(board.shape());
+    let at = |file: i32, rank: i32| board.cell(file, rank);
+    let sq = |name: &str| geometry.cell(name).expect("a square of the board");
+    let rank = |r: i32| cell_set((0..SIDE).filter_map(|f| at(f, r)));
+    let last = SIDE - 1;
+
+    let pawns = [(1, 0, last), (-1, last, 0)]
+        .into_iter()
+        .map(|(forward, home, far)| {
+            let start_rank = home + forward;
+            PawnTables::from_moves(
+                geometry.cell_count(),
+                |c| step(&board, c, 0, forward).into_iter().collect(),
+                |c| {
+                    let (_, r) = file_rank(&board, c);
+                    if r != start_rank {
+                        return Vec::new();
+                    }
+                    let skipped = step(&board, c, 0, forward);
+                    let target = step(&board, c, 0, 2 * forward);
+                    skipped
+                        .zip(target)
+                        .map(|(skipped, target)| DoubleStep { skipped, target })
+                        .into_iter()
+                        .collect()
+                },
+                |c| {
+                    [-1, 1]
+                        .into_iter()
+                        .filter_map(|df| step(&board, c, df, forward))
+                        .collect()
+                },
+                rank(far),
+                rank(home),
+            )
+        })
+        .collect();
+
+    let castlings = [("e1", "a1", "h1", 0), ("e8", "a8", "h8", 1)]
+        .into_iter()
+        .flat_map(|(king, left_rook, right_rook, army)| {
+            let army = Army::new(army);
+            let king = sq(king);
+            let rank_no = &geometry.name(king)[1..];
+            let cell = |file: char| sq(&format!("{file}{rank_no}"));
+            [
+                Castling {
+                    army,
+                    side: CastlingSide::Right,
+                    king_from: king,
+                    king_to: cell('g'),
+                    rook_from: sq(right_rook),
+                    rook_to: cell('f'),
+                    must_be_empty: cell_set([cell('f'), cell('g')]),
+                    must_be_safe: cell_set([cell('f'), cell('g')]),
+                },
+                Castling {
+                    army,
+                    side: CastlingSide::Left,
+                    king_from: king,
+                    king_to: cell('c'),
+                    rook_from: sq(left_rook),
+                    rook_to: cell('d'),
+                    must_be_empty: cell_set([cell('b'), cell('c'), cell('d')]),
+                    must_be_safe: cell_set([cell('c'), cell('d')]),
+                },
+            ]
+        })
+        .collect();
+
+    let rows = (0..SIDE)
+        .rev()
+        .map(|r| (0..SIDE).filter_map(|f| at(f, r)).collect())
+        .collect();
+    Game::new(
+        Variant::Chess,
+        geometry,
+        "wb",
+        ["White", "Black", ""],
+        &SliderClass::BOTH,
+        pawns,
+        castlings,
+        EnPassantRule::NextMoveOnly,
+        START,
+        rows,
+    )
+}
+
+fn file_rank(board: &SquareBoard, cell: Cell) -> (i32, i32) {
+    let [rank, file] = board.lattice.point(cell);
+    (file, rank)
+}
+
+fn step(board: &SquareBoard, cell: Cell, df: i32, dr: i32) -> Option<Cell> {
+    let (f, r) = file_rank(board, cell);
+    board.cell(f + df, r + dr)
+}

@@ -1,0 +1,333 @@
+//! The games of the rule book: one file each, holding its board, pieces,
+//! pawns, castlings, start position and special rules as data for the
+//! generic engine.
+
+pub mod chess;
+pub mod dreierschach;
+pub mod hexenschach;
+pub mod pyramid;
+pub mod star;
+pub mod trichess;
+
+use crate::bitboard::Bitboard;
+use crate::geometry::{Geometry, SliderClass};
+use crate::position::zobrist::Zobrist;
+use crate::types::{Army, Cell, MAX_PLAYERS, PieceKind};
+use arrayvec::ArrayVec;
+use std::sync::OnceLock;
+
+/// The game ids of the rule book.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Classical chess, the calibration game.
+    Chess,
+    /// Dreierschach 2.3 on 126 hexagons.
+    Dreierschach,
+    /// Hexenschach for three on 61 hexagons.
+    Hexenschach,
+    /// Schachpyramide without en passant.
+    Pyramid,
+    /// Schachpyramide with en passant.
+    PyramidEp,
+    /// Chess for three on the 96-square board.
+    Trichess,
+    /// Davidstern chess for three.
+    Star,
+}
+
+impl Variant {
+    /// Every game, in the order of the rule book's table.
+    pub const ALL: [Variant; 7] = [
+        Variant::Dreierschach,
+        Variant::Hexenschach,
+        Variant::Pyramid,
+        Variant::PyramidEp,
+        Variant::Trichess,
+        Variant::Star,
+        Variant::Chess,
+    ];
+
+    /// The game's id, as used by `UCI_Variant` and `--variant`.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Variant::Chess => "chess",
+            Variant::Dreierschach => "dreierschach",
+            Variant::Hexenschach => "hexenschach",
+            Variant::Pyramid => "pyramid",
+            Variant::PyramidEp => "pyramid-ep",
+            Variant::Trichess => "trichess",
+            Variant::Star => "star",
+        }
+    }
+
+    /// The game with id `id` (any case).
+    pub fn from_id(id: &str) -> Option<Variant> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.id().eq_ignore_ascii_case(id))
+    }
+
+    /// The game's tables, built on first use and shared afterwards.
+    pub fn game(self) -> &'static Game {
+        static GAMES: [OnceLock<Game>; 7] = [const { OnceLock::new() }; 7];
+        let slot = Variant::ALL.iter().position(|&v| v == self).unwrap_or(0);
+        GAMES[slot].get_or_init(|| match self {
+            Variant::Chess => chess::build(),
+            Variant::Dreierschach => dreierschach::build(),
+            Variant::Hexenschach => hexenschach::build(),
+            Variant::Pyramid => pyramid::build(false),
+            Variant::PyramidEp => pyramid::build(true),
+            Variant::Trichess => trichess::build(),
+            Variant::Star => star::build(),
+        })
+    }
+}
+
+impl std::fmt::Display for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// How long a two-cell pawn move leaves its skipped cell open to en passant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnPassantRule {
+    /// The game has no en passant.
+    None,
+    /// Only the next move may capture (chess, pyramid-ep, trichess).
+    NextMoveOnly,
+    /// Any opponent may capture until the pawn's owner moves again (Dreierschach, Star).
+    UntilOwnerMovesAgain,
+}
+
+/// A two-cell pawn move from some cell: the cell passed over (which must be
+/// empty and becomes the en-passant cell) and the target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DoubleStep {
+    /// The cell passed over.
+    pub skipped: Cell,
+    /// Where the pawn lands.
+    pub target: Cell,
+}
+
+/// Most two-cell first moves a pawn has (the pyramid's three).
+pub const MAX_DOUBLE_STEPS: usize = 3;
+
+/// How the pawns of one army move, cell by cell.
+#[derive(Clone, Debug, Default)]
+pub struct PawnTables {
+    /// One-cell moves onto an empty cell.
+    pub single: Vec<Bitboard>,
+    /// Two-cell first moves.
+    pub double: Vec<ArrayVec<DoubleStep, MAX_DOUBLE_STEPS>>,
+    /// Capture targets.
+    pub captures: Vec<Bitboard>,
+    /// For each cell, the cells from which this army's pawns capture onto it.
+    pub captured_from: Vec<Bitboard>,
+    /// Cells where this army's pawns promote.
+    pub promotion: Bitboard,
+    /// Cells where a pawn of this army may never stand (its own baseline).
+    pub forbidden: Bitboard,
+}
+
+impl PawnTables {
+    /// Tables for `cells` cells built from per-cell move lists.
+    pub fn from_moves(
+        cells: usize,
+        single: impl Fn(Cell) -> Bitboard,
+        double: impl Fn(Cell) -> Vec<DoubleStep>,
+        captures: impl Fn(Cell) -> Bitboard,
+        promotion: Bitboard,
+        forbidden: Bitboard,
+    ) -> PawnTables {
+        let all = (0..cells).map(|i| Cell::new(i as u8));
+        let captures: Vec<Bitboard> = all.clone().map(&captures).collect();
+        let mut captured_from = vec![Bitboard::EMPTY; cells];
+        for from in all.clone() {
+            for to in captures[from.index()] {
+                captured_from[to.index()] = captured_from[to.index()].with(from);
+            }
+        }
+        PawnTables {
+            single: all.clone().map(single).collect(),
+            double: all
+                .map(|c| double(c).into_iter().take(MAX_DOUBLE_STEPS).collect())
+                .collect(),
+            captures,
+            captured_from,
+            promotion,
+            forbidden,
+        }
+    }
+}
+
+/// The two castlings of an army: with the rook on the king's right (`K`) or left (`Q`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastlingSide {
+    /// The rook on the king's right, as seen by the owner (`K` in positions).
+    Right = 0,
+    /// The rook on the king's left (`Q` in positions).
+    Left = 1,
+}
+
+/// One castling: the king's and the rook's cells before and after, and which
+/// cells must be empty and not attacked.
+#[derive(Clone, Copy, Debug)]
+pub struct Castling {
+    /// The army castling.
+    pub army: Army,
+    /// Which rook.
+    pub side: CastlingSide,
+    /// The king's home cell.
+    pub king_from: Cell,
+    /// Where the king lands.
+    pub king_to: Cell,
+    /// The rook's home cell.
+    pub rook_from: Cell,
+    /// Where the rook lands.
+    pub rook_to: Cell,
+    /// Cells that must be empty (besides king and rook).
+    pub must_be_empty: Bitboard,
+    /// Cells no opponent may attack (judged before the move).
+    pub must_be_safe: Bitboard,
+}
+
+impl Castling {
+    /// The bit of this castling's right in the rights mask.
+    pub const fn right_bit(&self) -> u8 {
+        1 << (self.army.index() * 2 + self.side as usize)
+    }
+}
+
+/// Everything about one game that does not change during play.
+pub struct Game {
+    /// Which game.
+    pub variant: Variant,
+    /// The board's tables.
+    pub geometry: Geometry,
+    /// Number of players at the start.
+    pub players: usize,
+    /// Player (and army) letters in turn order.
+    pub letters: [char; MAX_PLAYERS],
+    /// Player names in turn order, for display.
+    pub player_names: [&'static str; MAX_PLAYERS],
+    /// King targets of every cell on an empty board.
+    pub king_steps: Vec<Bitboard>,
+    /// Pawn tables of each army.
+    pub pawns: [PawnTables; MAX_PLAYERS],
+    /// All castlings; a castling move carries its index here.
+    pub castlings: Vec<Castling>,
+    /// For every cell, the rights that survive a move from or to it.
+    pub castling_keep: Vec<u8>,
+    /// How long en passant lasts.
+    pub en_passant: EnPassantRule,
+    /// The start position in the position format.
+    pub start: String,
+    /// Board rows in position-string order.
+    pub rows: Vec<Vec<Cell>>,
+    /// Hash keys.
+    pub zobrist: Zobrist,
+    /// Draw after this many rounds without capture (or pawn move where it counts).
+    pub draw_rounds: u32,
+    /// Whether a pawn move resets the draw clock (not in Hexenschach).
+    pub pawn_move_resets_clock: bool,
+}
+
+impl Game {
+    /// Shared constructor: fills the tables every game derives the same way.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        variant: Variant,
+        geometry: Geometry,
+        letters: &str,
+        player_names: [&'static str; MAX_PLAYERS],
+        king_classes: &[SliderClass],
+        pawns: Vec<PawnTables>,
+        castlings: Vec<Castling>,
+        en_passant: EnPassantRule,
+        start: &str,
+        rows: Vec<Vec<Cell>>,
+    ) -> Game {
+        let players = letters.len();
+        let mut letter_array = [' '; MAX_PLAYERS];
+        for (slot, letter) in letter_array.iter_mut().zip(letters.chars()) {
+            *slot = letter;
+        }
+        let n = geometry.cell_count();
+        let king_steps = geometry
+            .cells()
+            .map(|c| {
+                king_classes
+                    .iter()
+                    .fold(Bitboard::EMPTY, |acc, &class| acc | geometry.steps(class, c))
+            })
+            .collect();
+        let mut castling_keep = vec![u8::MAX; n];
+        for c in &castlings {
+            castling_keep[c.king_from.index()] &= !(0b11 << (c.army.index() * 2));
+            castling_keep[c.rook_from.index()] &= !c.right_bit();
+        }
+        let mut pawn_array: [PawnTables; MAX_PLAYERS] = Default::default();
+        for (slot, tables) in pawn_array.iter_mut().zip(pawns) {
+            *slot = tables;
+        }
+        for slot in pawn_array.iter_mut().skip(players) {
+            *slot = PawnTables::from_moves(
+                n,
+                |_| Bitboard::EMPTY,
+                |_| Vec::new(),
+                |_| Bitboard::EMPTY,
+                Bitboard::EMPTY,
+                Bitboard::EMPTY,
+            );
+        }
+        Game {
+            variant,
+            zobrist: Zobrist::new(variant as u64, n),
+            geometry,
+            players,
+            letters: letter_array,
+            player_names,
+            king_steps,
+            pawns: pawn_array,
+            castlings,
+            castling_keep,
+            en_passant,
+            start: start.to_string(),
+            rows,
+            draw_rounds: 50,
+            pawn_move_resets_clock: true,
+        }
+    }
+
+    /// The player (or army) index written as `letter`.
+    pub fn player_index(&self, letter: char) -> Option<usize> {
+        self.letters[..self.players]
+            .iter()
+            .position(|&l| l == letter.to_ascii_lowercase())
+    }
+
+    /// The castling of `army` on `side`, if the game has it.
+    pub fn castling(&self, army: Army, side: CastlingSide) -> Option<(usize, &Castling)> {
+        self.castlings
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.army == army && c.side == side)
+    }
+
+    /// The value of a piece for Star's points (pawn 1, knight 3, bishop 3, rook 4, queen 6).
+    pub const fn star_points(kind: PieceKind) -> u16 {
+        match kind {
+            PieceKind::Pawn => 1,
+            PieceKind::Knight | PieceKind::Bishop => 3,
+            PieceKind::Rook => 4,
+            PieceKind::Queen => 6,
+            PieceKind::King => 0,
+        }
+    }
+}
+
+/// The set of `cells`.
+pub fn cell_set(cells: impl IntoIterator<Item = Cell>) -> Bitboard {
+    cells.into_iter().collect()
+}
