@@ -1,8 +1,31 @@
 //! A set of cells as a 128-bit mask: every board of the rule book has at most
 //! 128 cells, so one `u128` holds any set of them.
 
-use crate::types::Cell;
+use crate::types::{Cell, MAX_CELLS};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// `SINGLE[i]`: the set of cell `i` alone. Tables beat computing these: a
+/// variable shift of a `u128` takes several instructions and a branch.
+const SINGLE: [u128; MAX_CELLS] = {
+    let mut table = [0u128; MAX_CELLS];
+    let mut i = 0;
+    while i < MAX_CELLS {
+        table[i] = 1u128 << i;
+        i += 1;
+    }
+    table
+};
+
+/// `UP_TO[i]`: the cells with index `0..=i`.
+const UP_TO: [u128; MAX_CELLS] = {
+    let mut table = [0u128; MAX_CELLS];
+    let mut i = 0;
+    while i < MAX_CELLS {
+        table[i] = (2u128 << i).wrapping_sub(1);
+        i += 1;
+    }
+    table
+};
 
 /// A set of cells; bit `i` stands for the cell with index `i`.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -15,7 +38,7 @@ impl Bitboard {
     /// The set holding only `cell`.
     #[inline(always)]
     pub const fn from_cell(cell: Cell) -> Bitboard {
-        Bitboard(1u128 << cell.index())
+        Bitboard(SINGLE[cell.index() % MAX_CELLS])
     }
 
     /// The set of the first `count` cells (indices `0..count`).
@@ -42,7 +65,7 @@ impl Bitboard {
     /// Whether `cell` is in the set.
     #[inline(always)]
     pub const fn has(self, cell: Cell) -> bool {
-        self.0 >> cell.index() & 1 != 0
+        self.0 & SINGLE[cell.index() % MAX_CELLS] != 0
     }
 
     /// The number of cells in the set.
@@ -84,25 +107,25 @@ impl Bitboard {
     /// The set with `cell` added.
     #[inline(always)]
     pub const fn with(self, cell: Cell) -> Bitboard {
-        Bitboard(self.0 | 1u128 << cell.index())
+        Bitboard(self.0 | Bitboard::from_cell(cell).0)
     }
 
     /// The set with `cell` removed.
     #[inline(always)]
     pub const fn without(self, cell: Cell) -> Bitboard {
-        Bitboard(self.0 & !(1u128 << cell.index()))
+        Bitboard(self.0 & !Bitboard::from_cell(cell).0)
     }
 
     /// The cells of this set up to and including `cell` in index order.
     #[inline(always)]
     pub const fn up_to(self, cell: Cell) -> Bitboard {
-        Bitboard(self.0 & (2u128 << cell.index()).wrapping_sub(1))
+        Bitboard(self.0 & UP_TO[cell.index() % MAX_CELLS])
     }
 
     /// The cells of this set from `cell` (inclusive) upwards in index order.
     #[inline(always)]
     pub const fn from(self, cell: Cell) -> Bitboard {
-        Bitboard(self.0 & (u128::MAX << cell.index()))
+        Bitboard(self.0 & !(UP_TO[cell.index() % MAX_CELLS] ^ SINGLE[cell.index() % MAX_CELLS]))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Perft: counting the leaf nodes of the legal move tree, the proof that the
 //! move generator is right.
 
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use rayon::prelude::*;
 
@@ -12,7 +12,8 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
         0 => 1,
         1 => pos.count_moves(),
         _ => {
-            let moves = pos.legal_moves();
+            let mut moves = MoveList::new();
+            pos.generate_moves(&mut moves);
             let mut nodes = 0;
             for &m in &moves {
                 let undo = pos.make(m);

@@ -9,7 +9,7 @@ pub const MAX_CELLS: usize = 128;
 pub const MAX_PLAYERS: usize = 3;
 
 /// A cell of a board, by its index in the board's cell list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cell(u8);
 
 impl Cell {

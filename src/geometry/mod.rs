@@ -15,7 +15,7 @@ pub mod square;
 use crate::bitboard::Bitboard;
 use crate::types::{Cell, MAX_CELLS};
 use ahash::AHashMap;
-use rays::{RayNode, Segment};
+use rays::{RayNode, RayPair, Segment};
 
 /// The two families of slider directions: rook-like and bishop-like.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,18 +53,39 @@ struct PassStep {
     between: Bitboard,
 }
 
+/// What the generator reads about one cell, kept together in memory.
+#[derive(Clone, Copy, Default)]
+struct CellTable {
+    lines: [Bitboard; 2],
+    steps: [Bitboard; 2],
+    knight: Bitboard,
+    pairs: [(u32, u32); 2],
+    segments: [(u32, u32); 2],
+}
+
+/// A table with one entry per possible cell, indexed without bounds checks
+/// (a cell index is always below [`MAX_CELLS`]).
+pub type PerCell<T> = Box<[T; MAX_CELLS]>;
+
+/// A [`PerCell`] table filled from `f` for the first `n` cells and defaults beyond.
+pub fn per_cell<T: Copy + Default>(n: usize, f: impl Fn(Cell) -> T) -> PerCell<T> {
+    let mut table = Box::new([T::default(); MAX_CELLS]);
+    for (i, slot) in table.iter_mut().enumerate().take(n) {
+        *slot = f(Cell::new(i as u8));
+    }
+    table
+}
+
 /// The tables of one board, built once from its [`BoardShape`].
 pub struct Geometry {
     names: Vec<String>,
     lookup: AHashMap<String, Cell>,
     longest_name: usize,
     cells: Bitboard,
+    pairs: [Vec<RayPair>; 2],
     segments: [Vec<Segment>; 2],
-    segment_ranges: [Vec<(u32, u32)>; 2],
-    lines: [Vec<Bitboard>; 2],
-    steps: [Vec<Bitboard>; 2],
-    knight: Vec<Bitboard>,
-    pass_steps: Option<Vec<[PassStep; MAX_PASS_STEPS]>>,
+    table: PerCell<CellTable>,
+    pass_steps: Option<PerCell<[PassStep; MAX_PASS_STEPS]>>,
     between: [Vec<Bitboard>; 2],
     line_passes: [Vec<Bitboard>; 2],
     unique_paths: bool,
@@ -77,21 +98,23 @@ impl Geometry {
         assert!(n <= MAX_CELLS, "a board has at most {MAX_CELLS} cells");
         let cells = Bitboard::first_cells(n);
         let mut segments: [Vec<Segment>; 2] = Default::default();
-        let mut segment_ranges: [Vec<(u32, u32)>; 2] = Default::default();
-        let mut lines: [Vec<Bitboard>; 2] = Default::default();
-        let mut steps: [Vec<Bitboard>; 2] = Default::default();
+        let mut pairs: [Vec<RayPair>; 2] = Default::default();
+        let mut table = Box::new([CellTable::default(); MAX_CELLS]);
         let mut between: [Vec<Bitboard>; 2] = [vec![Bitboard::EMPTY; n * n], vec![Bitboard::EMPTY; n * n]];
         let mut line_passes: [Vec<Bitboard>; 2] = [vec![Bitboard::EMPTY; n * n], vec![Bitboard::EMPTY; n * n]];
         let mut has_passing = false;
         let mut unique_paths = true;
-        let mut pass_steps = vec![[PassStep::default(); MAX_PASS_STEPS]; n];
+        let mut pass_steps = Box::new([[PassStep::default(); MAX_PASS_STEPS]; MAX_CELLS]);
 
         for class in SliderClass::BOTH {
             let c = class as usize;
             for (from, roots) in shape.rays[c].iter().enumerate() {
                 let start = segments[c].len() as u32;
-                rays::compile(roots, &mut segments[c]);
-                segment_ranges[c].push((start, segments[c].len() as u32));
+                let first_pair = pairs[c].len() as u32;
+                let cell = Cell::new(from as u8);
+                rays::compile(cell, roots, &mut pairs[c], &mut segments[c]);
+                table[from].segments[c] = (start, segments[c].len() as u32);
+                table[from].pairs[c] = (first_pair, pairs[c].len() as u32);
 
                 let mut union = Bitboard::EMPTY;
                 let mut seen = Bitboard::EMPTY;
@@ -108,9 +131,8 @@ impl Geometry {
                         has_passing |= passes.nonempty();
                     });
                 }
-                lines[c].push(union);
-                let first_steps: Bitboard = roots.iter().map(|r| r.cell).collect();
-                steps[c].push(first_steps);
+                table[from].lines[c] = union;
+                table[from].steps[c] = roots.iter().map(|r| r.cell).collect();
 
                 let mut k = 0;
                 for root in roots {
@@ -132,21 +154,27 @@ impl Geometry {
             .map(|(i, name)| (name.to_ascii_lowercase(), Cell::new(i as u8)))
             .collect();
         let longest_name = shape.names.iter().map(String::len).max().unwrap_or(0);
+        for (slot, &knight) in table.iter_mut().zip(&shape.knight) {
+            slot.knight = knight;
+        }
         Geometry {
             names: shape.names,
             lookup,
             longest_name,
             cells,
+            pairs,
             segments,
-            segment_ranges,
-            lines,
-            steps,
-            knight: shape.knight,
+            table,
             pass_steps: has_passing.then_some(pass_steps),
             between,
             line_passes,
             unique_paths,
         }
+    }
+
+    #[inline(always)]
+    fn entry(&self, cell: Cell) -> &CellTable {
+        &self.table[cell.index() % MAX_CELLS]
     }
 
     /// Number of cells.
@@ -185,19 +213,25 @@ impl Geometry {
     #[inline(always)]
     pub fn slider_reach(&self, class: SliderClass, from: Cell, occupied: Bitboard) -> Bitboard {
         let c = class as usize;
-        let (start, end) = self.segment_ranges[c][from.index()];
-        let segments = &self.segments[c];
+        let entry = self.entry(from);
+        let (first_pair, end_pair) = entry.pairs[c];
         let mut reached = Bitboard::EMPTY;
-        let mut i = start as usize;
-        while i < end as usize {
-            let segment = &segments[i];
-            if segment.pass_blocked(occupied) {
-                i = segment.skip as usize;
+        for pair in &self.pairs[c][first_pair as usize..end_pair as usize] {
+            reached |= pair.reach(occupied);
+        }
+        let (start, end) = entry.segments[c];
+        let segments = &self.segments[c][start as usize..end as usize];
+        let offset = start as usize;
+        let mut i = 0;
+        let passing = self.pass_steps.is_some();
+        while let Some(segment) = segments.get(i) {
+            if passing && segment.pass_blocked(occupied) {
+                i = segment.skip as usize - offset;
                 continue;
             }
             let (cells, blocked) = segment.reach(occupied);
             reached |= cells;
-            i = if blocked { segment.skip as usize } else { i + 1 };
+            i = if blocked { segment.skip as usize - offset } else { i + 1 };
         }
         reached
     }
@@ -205,19 +239,19 @@ impl Geometry {
     /// Every cell on the rays of `class` from `from` on an empty board.
     #[inline(always)]
     pub fn lines(&self, class: SliderClass, from: Cell) -> Bitboard {
-        self.lines[class as usize][from.index()]
+        self.entry(from).lines[class as usize]
     }
 
     /// The first cell of every ray of `class` from `from`: one step.
     #[inline(always)]
     pub fn steps(&self, class: SliderClass, from: Cell) -> Bitboard {
-        self.steps[class as usize][from.index()]
+        self.entry(from).steps[class as usize]
     }
 
     /// The knight's targets from `from`.
     #[inline(always)]
     pub fn knight(&self, from: Cell) -> Bitboard {
-        self.knight[from.index()]
+        self.entry(from).knight
     }
 
     /// Whether some step of this board obeys the passing rule.
@@ -235,7 +269,7 @@ impl Geometry {
             return Bitboard::EMPTY;
         };
         let mut blocked = Bitboard::EMPTY;
-        for step in &table[from.index()] {
+        for step in &table[from.index() % MAX_CELLS] {
             if (step.between & occupied) == step.between {
                 blocked |= step.target;
             }

@@ -104,11 +104,76 @@ impl Segment {
     }
 }
 
-/// Appends the compiled segments of `roots` (one cell's rays of one class) to `out`.
-pub fn compile(roots: &[RayNode], out: &mut Vec<Segment>) {
+/// Two unbranched rays from one cell, one running to lower indices and one
+/// to higher: their reach is found in one step by the obstruction
+/// difference (the span between the nearest blocker below and the nearest
+/// blocker above).
+#[derive(Clone, Copy, Debug)]
+pub struct RayPair {
+    /// Cells of the ray with indices below the start cell.
+    pub lower: Bitboard,
+    /// Cells of the ray with indices above the start cell.
+    pub upper: Bitboard,
+}
+
+impl RayPair {
+    /// The cells of both rays a slider reaches when `occupied` is the board.
+    #[inline(always)]
+    pub fn reach(&self, occupied: Bitboard) -> Bitboard {
+        let below = (self.lower & occupied).0 | 1;
+        let nearest_below = 1u128 << (127 - below.leading_zeros());
+        let above = (self.upper & occupied).0;
+        let span = above ^ above.wrapping_sub(nearest_below);
+        Bitboard(span) & (self.lower | self.upper)
+    }
+}
+
+/// Compiles one cell's rays of one class (`roots`, from `start`): unbranched
+/// rays without passing-rule steps are paired into [`RayPair`]s where one
+/// runs below and one above `start`; all others become [`Segment`]s.
+pub fn compile(start: Cell, roots: &[RayNode], pairs: &mut Vec<RayPair>, out: &mut Vec<Segment>) {
+    let mut lower = Vec::new();
+    let mut upper = Vec::new();
+    let mut rest = Vec::new();
     for root in roots {
+        match straight_cells(root) {
+            Some(cells) if cells.iter().all(|&c| c < start) && is_monotonic(&cells) => lower.push(root),
+            Some(cells) if cells.iter().all(|&c| c > start) && is_monotonic(&cells) => upper.push(root),
+            _ => rest.push(root),
+        }
+    }
+    while !lower.is_empty() && !upper.is_empty() {
+        let (l, u) = (lower.remove(0), upper.remove(0));
+        pairs.push(RayPair {
+            lower: straight_cells(l).into_iter().flatten().collect(),
+            upper: straight_cells(u).into_iter().flatten().collect(),
+        });
+    }
+    for root in lower.into_iter().chain(upper).chain(rest) {
         compile_run(root, out);
     }
+}
+
+/// The cells of an unbranched ray without passing-rule steps.
+fn straight_cells(root: &RayNode) -> Option<Vec<Cell>> {
+    let mut cells = Vec::new();
+    let mut node = root;
+    loop {
+        if node.passes_between.is_some() {
+            return None;
+        }
+        cells.push(node.cell);
+        match node.children.as_slice() {
+            [] => return Some(cells),
+            [only] => node = only,
+            _ => return None,
+        }
+    }
+}
+
+/// Whether the cells' indices only grow or only shrink along the ray.
+fn is_monotonic(cells: &[Cell]) -> bool {
+    cells.windows(2).all(|w| w[0] < w[1]) || cells.windows(2).all(|w| w[0] > w[1])
 }
 
 fn compile_run(start: &RayNode, out: &mut Vec<Segment>) {
@@ -152,6 +217,12 @@ mod tests {
         Cell::new(i)
     }
 
+    fn compile_all(roots: &[RayNode], out: &mut Vec<Segment>) {
+        for root in roots {
+            compile_run(root, out);
+        }
+    }
+
     fn walk(segments: &[Segment], occupied: Bitboard) -> Bitboard {
         let mut reached = Bitboard::EMPTY;
         let mut i = 0;
@@ -172,7 +243,7 @@ mod tests {
     fn a_straight_ray_is_one_segment() {
         let ray = RayNode::chain(&[c(1), c(2), c(3), c(4)]).unwrap();
         let mut segs = Vec::new();
-        compile(&[ray], &mut segs);
+        compile_all(&[ray], &mut segs);
         assert_eq!(segs.len(), 1);
         let occ = Bitboard::from_cell(c(3));
         assert_eq!(walk(&segs, occ), [c(1), c(2), c(3)].into_iter().collect());
@@ -187,7 +258,7 @@ mod tests {
             RayNode::chain(&[c(40), c(39)]).unwrap(),
         ];
         let mut segs = Vec::new();
-        compile(&[root], &mut segs);
+        compile_all(&[root], &mut segs);
         assert_eq!(segs.len(), 3);
         let all: Bitboard = [10, 11, 30, 29, 40, 39].into_iter().map(c).collect();
         assert_eq!(walk(&segs, Bitboard::EMPTY), all);
@@ -195,6 +266,20 @@ mod tests {
         assert_eq!(walk(&segs, blocked_branch), all.without(c(29)));
         let blocked_trunk = Bitboard::from_cell(c(11));
         assert_eq!(walk(&segs, blocked_trunk), [c(10), c(11)].into_iter().collect());
+    }
+
+    #[test]
+    fn a_pair_of_rays_reaches_up_to_the_nearest_blockers() {
+        // A line 1 2 3 [5] 6 7 8 through start cell 5.
+        let down = RayNode::chain(&[c(3), c(2), c(1)]).unwrap();
+        let up = RayNode::chain(&[c(6), c(7), c(8)]).unwrap();
+        let (mut pairs, mut segs) = (Vec::new(), Vec::new());
+        compile(c(5), &[down, up], &mut pairs, &mut segs);
+        assert_eq!((pairs.len(), segs.len()), (1, 0));
+        let set = |cells: &[u8]| cells.iter().map(|&i| c(i)).collect::<Bitboard>();
+        assert_eq!(pairs[0].reach(Bitboard::EMPTY), set(&[1, 2, 3, 6, 7, 8]));
+        assert_eq!(pairs[0].reach(set(&[2, 7, 0, 9])), set(&[2, 3, 6, 7]));
+        assert_eq!(pairs[0].reach(set(&[3, 6])), set(&[3, 6]));
     }
 
     #[test]
@@ -206,7 +291,7 @@ mod tests {
             children: vec![RayNode::leaf(c(13))],
         });
         let mut segs = Vec::new();
-        compile(&[root], &mut segs);
+        compile_all(&[root], &mut segs);
         let one_between = Bitboard::from_cell(c(7));
         assert_eq!(walk(&segs, one_between).count(), 3);
         let both_between = one_between.with(c(8));

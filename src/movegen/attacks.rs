@@ -4,7 +4,7 @@
 use crate::bitboard::Bitboard;
 use crate::geometry::SliderClass;
 use crate::position::Position;
-use crate::types::{Army, Cell, MAX_PLAYERS, PieceKind, PlayerSet};
+use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, PieceKind, PlayerSet};
 
 /// The pieces that attack, sorted by how they attack. Built once per node
 /// for the opponents of the player to move.
@@ -58,17 +58,28 @@ impl Position {
     pub fn attackers_of(&self, cell: Cell, occupied: Bitboard, by: &Attackers) -> Bitboard {
         let game = self.game();
         let g = &game.geometry;
+        if (game.attack_sources[cell.index() % MAX_CELLS] & by.all).is_empty() {
+            return Bitboard::EMPTY;
+        }
         let blocked = g.blocked_diagonal_steps(cell, occupied);
         let mut found = g.knight(cell) & by.knights;
-        found |= game.king_steps[cell.index()] & !blocked & by.kings;
-        for (army, pawns) in by.pawns.iter().enumerate() {
-            if pawns.nonempty() {
-                found |= game.pawns[army].captured_from[cell.index()] & *pawns & !blocked;
-            }
+        found |= game.king_steps(cell) & !blocked & by.kings;
+        for (army, pawns) in by.pawns.iter().enumerate().take(game.players) {
+            found |= game.pawns[army].at(cell).captured_from & *pawns & !blocked;
         }
         for class in SliderClass::BOTH {
             let sliders = by.sliders(class);
-            if (g.lines(class, cell) & sliders).nonempty() {
+            let candidates = g.lines(class, cell) & sliders;
+            if candidates.is_empty() {
+                continue;
+            }
+            if g.exact_lines() {
+                for slider in candidates {
+                    if (g.between(class, cell, slider) & occupied).is_empty() {
+                        found = found.with(slider);
+                    }
+                }
+            } else {
                 found |= g.slider_reach(class, cell, occupied) & sliders;
             }
         }
@@ -82,22 +93,33 @@ impl Position {
         let game = self.game();
         let g = &game.geometry;
         let live = !ignore;
+        if (game.attack_sources[cell.index() % MAX_CELLS] & by.all & live).is_empty() {
+            return false;
+        }
         if (g.knight(cell) & by.knights & live).nonempty() {
             return true;
         }
         let blocked = g.blocked_diagonal_steps(cell, occupied);
-        if (game.king_steps[cell.index()] & !blocked & by.kings & live).nonempty() {
+        if (game.king_steps(cell) & !blocked & by.kings & live).nonempty() {
             return true;
         }
-        for (army, pawns) in by.pawns.iter().enumerate() {
-            if (game.pawns[army].captured_from[cell.index()] & *pawns & live & !blocked).nonempty() {
+        for (army, pawns) in by.pawns.iter().enumerate().take(game.players) {
+            if (game.pawns[army].at(cell).captured_from & *pawns & live & !blocked).nonempty() {
                 return true;
             }
         }
         SliderClass::BOTH.into_iter().any(|class| {
             let sliders = by.sliders(class) & live;
-            (g.lines(class, cell) & sliders).nonempty()
-                && (g.slider_reach(class, cell, occupied) & sliders).nonempty()
+            let candidates = g.lines(class, cell) & sliders;
+            if candidates.is_empty() {
+                false
+            } else if g.exact_lines() {
+                candidates
+                    .into_iter()
+                    .any(|slider| (g.between(class, cell, slider) & occupied).is_empty())
+            } else {
+                (g.slider_reach(class, cell, occupied) & sliders).nonempty()
+            }
         })
     }
 
@@ -116,10 +138,10 @@ impl Position {
                     | g.slider_reach(SliderClass::Diagonal, from, occupied)
             }
             PieceKind::King => {
-                game.king_steps[from.index()] & !g.blocked_diagonal_steps(from, occupied)
+                game.king_steps(from) & !g.blocked_diagonal_steps(from, occupied)
             }
             PieceKind::Pawn => {
-                game.pawns[self.piece_at(from).map_or(0, |p| p.army().index())].captures[from.index()]
+                game.pawns[self.piece_at(from).map_or(0, |p| p.army().index())].at(from).captures
                     & !g.blocked_diagonal_steps(from, occupied)
             }
         }

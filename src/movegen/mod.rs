@@ -73,14 +73,22 @@ impl MoveSink for MoveCounter {
 /// Most pins one king can be under at once (one per ray).
 const MAX_PINS: usize = 32;
 
+/// A piece pinned to its king on an exact line.
+#[derive(Clone, Copy)]
+struct Pin {
+    pinned: Cell,
+    pinner: Cell,
+    class: SliderClass,
+}
+
 /// How the mover's king restricts the other pieces' moves.
 struct Safety {
     /// Targets that answer a check (every cell when not in check).
     check_mask: Bitboard,
     /// Pieces pinned on exact lines.
     pinned: Bitboard,
-    /// Each pin: the pinned piece and the cells it may move to.
-    pins: ArrayVec<(Cell, Bitboard), MAX_PINS>,
+    /// Each pin: the pinned piece, the pinning piece and the line's class.
+    pins: ArrayVec<Pin, MAX_PINS>,
     /// Pieces whose every move must be verified on the board after the move.
     verify: Bitboard,
     /// Two or more checkers: only the king may move.
@@ -137,7 +145,11 @@ impl Safety {
                     if !blockers.has_several() && (blockers & own).nonempty() {
                         let pinned = blockers.first();
                         safety.pinned = safety.pinned.with(pinned);
-                        safety.pins.push((pinned, path.with(sniper)));
+                        safety.pins.push(Pin {
+                            pinned,
+                            pinner: sniper,
+                            class,
+                        });
                     }
                 } else {
                     if g.unique_paths() && (blockers & !own).nonempty() {
@@ -151,16 +163,15 @@ impl Safety {
         safety
     }
 
-    /// The cells the piece on `from` may move to as far as pins allow.
-    #[inline(always)]
-    fn pin_mask(&self, from: Cell) -> Bitboard {
-        if !self.pinned.has(from) {
-            return !Bitboard::EMPTY;
-        }
+    /// The cells the pinned piece on `from` may move to: along every line it is pinned on.
+    fn pin_mask(&self, pos: &Position, king: Cell, from: Cell) -> Bitboard {
+        let g = &pos.game().geometry;
         self.pins
             .iter()
-            .filter(|(cell, _)| *cell == from)
-            .fold(!Bitboard::EMPTY, |mask, (_, allowed)| mask & *allowed)
+            .filter(|pin| pin.pinned == from)
+            .fold(!Bitboard::EMPTY, |mask, pin| {
+                mask & g.between(pin.class, king, pin.pinner).with(pin.pinner)
+            })
     }
 }
 
@@ -173,6 +184,7 @@ struct Context<'a> {
     open: Bitboard,
     king: Option<Cell>,
     king_safety: bool,
+    in_check: bool,
     safety: Safety,
 }
 
@@ -192,17 +204,33 @@ impl Context<'_> {
             .is_attacked(king_after, occupied, &self.attackers, to_bit | removed)
     }
 
+    /// The cells the piece on `from` may move to as far as check and pins
+    /// allow, before verification.
+    #[inline(always)]
+    fn allowed(&self, from: Cell) -> Bitboard {
+        let s = &self.safety;
+        match self.king {
+            Some(king) if s.pinned.has(from) => s.check_mask & s.pin_mask(self.pos, king, from),
+            _ => s.check_mask,
+        }
+    }
+
     /// Restricts `targets` of the piece on `from` by check, pins and verification.
     #[inline(always)]
     fn legal_targets(&self, from: Cell, targets: Bitboard) -> Bitboard {
-        let s = &self.safety;
-        let mut targets = targets & s.check_mask & s.pin_mask(from);
-        if s.verify.has(from) {
-            targets = targets
-                .filter(|&to| self.king_safe_after(from, to, Bitboard::EMPTY))
-                .collect();
+        let targets = targets & self.allowed(from);
+        if self.safety.verify.has(from) {
+            self.verified(from, targets)
+        } else {
+            targets
         }
+    }
+
+    /// The cells of `targets` after which the king is safe.
+    fn verified(&self, from: Cell, targets: Bitboard) -> Bitboard {
         targets
+            .filter(|&to| self.king_safe_after(from, to, Bitboard::EMPTY))
+            .collect()
     }
 }
 
@@ -231,6 +259,11 @@ impl Position {
             Some(k) if king_safety => Safety::of(self, k, &attackers, own),
             _ => Safety::unrestricted(),
         };
+        let in_check = match king {
+            Some(k) if king_safety => safety.check_mask != !Bitboard::EMPTY,
+            Some(k) => self.is_attacked(k, occupied, &attackers, Bitboard::EMPTY),
+            None => false,
+        };
         let cx = Context {
             pos: self,
             attackers,
@@ -238,6 +271,7 @@ impl Position {
             open,
             king: if king_safety { king } else { None },
             king_safety,
+            in_check,
             safety,
         };
 
@@ -255,10 +289,16 @@ impl Position {
             }
         }
 
+        let restricted = cx.safety.pinned | cx.safety.verify;
+        let free_open = open & cx.safety.check_mask;
         for kind in [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen] {
             for from in self.kind(kind) & own {
-                let targets = self.reach(kind, from, occupied) & open;
-                sink.push_targets(from, cx.legal_targets(from, targets));
+                let targets = self.reach(kind, from, occupied);
+                if restricted.has(from) {
+                    sink.push_targets(from, cx.legal_targets(from, targets & open));
+                } else {
+                    sink.push_targets(from, targets & free_open);
+                }
             }
         }
 
@@ -281,16 +321,25 @@ impl Position {
         let empty = !occupied;
         let capturable = occupied & cx.open;
         for from in self.kind(PieceKind::Pawn) & self.army(army) & cx.own {
-            let i = from.index();
-            let captures =
-                tables.captures[i] & capturable & !g.blocked_diagonal_steps(from, occupied);
-            let targets = cx.legal_targets(from, (tables.single[i] & empty) | captures);
-            sink.push_targets(from, targets & !tables.promotion);
-            sink.push_promotions(from, targets & tables.promotion);
-            for double in &tables.double[i] {
-                if empty.has(double.skipped)
-                    && empty.has(double.target)
-                    && cx.legal_targets(from, Bitboard::from_cell(double.target)).nonempty()
+            let cell = tables.at(from);
+            let captures = cell.captures & capturable & !g.blocked_diagonal_steps(from, occupied);
+            let restricted = (cx.safety.pinned | cx.safety.verify).has(from);
+            let allowed = if restricted { cx.allowed(from) } else { cx.safety.check_mask };
+            let verify = restricted && cx.safety.verify.has(from);
+            let mut targets = ((cell.single & empty) | captures) & allowed;
+            if verify {
+                targets = cx.verified(from, targets);
+            }
+            let promoting = targets & tables.promotion;
+            if promoting.nonempty() {
+                sink.push_promotions(from, promoting);
+                targets ^= promoting;
+            }
+            sink.push_targets(from, targets);
+            for double in cell.doubles() {
+                if (occupied & double.path).is_empty()
+                    && allowed.has(double.target)
+                    && (!verify || cx.king_safe_after(from, double.target, Bitboard::EMPTY))
                 {
                     sink.push(Move::double_step(from, double.target, double.skipped));
                 }
@@ -319,7 +368,7 @@ impl Position {
                 if self.state().controller[army] != Some(mover) {
                     continue;
                 }
-                let capturers = game.pawns[army].captured_from[entry.skipped.index()]
+                let capturers = game.pawns[army].at(entry.skipped).captured_from
                     & self.kind(PieceKind::Pawn)
                     & self.army(Army::new(army))
                     & cx.own
@@ -350,11 +399,8 @@ impl Position {
                 || !self
                     .piece_at(c.rook_from)
                     .is_some_and(|p| p.kind() == PieceKind::Rook && p.army() == c.army)
-                || self.is_attacked(king, occupied, &cx.attackers, none)
-                || c
-                    .must_be_safe
-                    .into_iter()
-                    .any(|cell| self.is_attacked(cell, occupied, &cx.attackers, none))
+                || cx.in_check
+                || { c.must_be_safe }.any(|cell| self.is_attacked(cell, occupied, &cx.attackers, none))
             {
                 continue;
             }

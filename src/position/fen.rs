@@ -1,7 +1,7 @@
 //! Reading and writing positions (docs/position-format.md), and standard FEN
 //! for chess.
 
-use super::{AfterMate, CLOCK_UNITS_PER_ROUND, EnPassant, GameState, Position};
+use super::{AfterMate, CLOCK_UNITS_PER_MOVE, EnPassant, GameState, Position};
 use crate::bitboard::Bitboard;
 use crate::types::{Army, Cell, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};
 use crate::variants::{CastlingSide, EnPassantRule, Variant};
@@ -236,8 +236,7 @@ impl Position {
             }
         }
         self.state = state;
-        let players = state.in_game.count().max(1) as u16;
-        self.draw_clock = (clock as u16).saturating_mul(CLOCK_UNITS_PER_ROUND / players);
+        self.draw_clock = (clock as u16).saturating_mul(CLOCK_UNITS_PER_MOVE[state.in_game.count()]);
         self.refresh_control();
         Ok(())
     }
@@ -401,9 +400,9 @@ impl Position {
             let army = player.army();
             let pawn_there = self.mailbox[e.pawn.index()] == Some(Piece::new(army, PieceKind::Pawn));
             let is_double = game.pawns[army.index()]
-                .double
+                .cells
                 .iter()
-                .any(|ds| ds.iter().any(|d| d.skipped == e.skipped && d.target == e.pawn));
+                .any(|c| c.doubles().iter().any(|d| d.skipped == e.skipped && d.target == e.pawn));
             if !pawn_there || !is_double || self.occupied.has(e.skipped) {
                 reject!(
                     "en passant {letter}{}{}: no pawn of {letter} stands there after a two-cell move over an empty cell",
@@ -634,7 +633,7 @@ impl Position {
         let clock = read_number(field(4, "0"), "half-move clock", 0, MAX_CLOCK)?;
         self.round = read_number(field(5, "1"), "full-move number", 1, MAX_ROUND)?;
         self.state = GameState::new(2);
-        self.draw_clock = (clock as u16).saturating_mul(CLOCK_UNITS_PER_ROUND / 2);
+        self.draw_clock = (clock as u16).saturating_mul(CLOCK_UNITS_PER_MOVE[2]);
         self.refresh_control();
         Ok(())
     }

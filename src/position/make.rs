@@ -1,6 +1,6 @@
 //! Making and unmaking moves.
 
-use super::{CLOCK_UNITS_PER_ROUND, EnPassant, GameState, Position};
+use super::{CLOCK_UNITS_PER_MOVE, EnPassant, GameState, Position};
 use crate::moves::{Move, MoveKind};
 use crate::types::{Cell, MAX_PLAYERS, Piece, PieceKind, Player};
 use crate::variants::{EnPassantRule, Game, Variant};
@@ -110,11 +110,11 @@ impl Position {
             self.rehash_state();
         }
         self.set_castling(self.castling & keep_rights);
-        let players = self.state.in_game.count().max(1) as u16;
         self.draw_clock = if resets_clock {
             0
         } else {
-            self.draw_clock.saturating_add(CLOCK_UNITS_PER_ROUND / players)
+            self.draw_clock
+                .saturating_add(CLOCK_UNITS_PER_MOVE[self.state.in_game.count()])
         };
 
         crate::rules::after_move(self, mover, undo.captured, &mut undo.removed);

@@ -144,6 +144,9 @@ pub struct Position {
 /// round with three players and ½ with two.
 pub const CLOCK_UNITS_PER_ROUND: u16 = 6;
 
+/// Clock units one move adds, by the number of players in the game.
+pub const CLOCK_UNITS_PER_MOVE: [u16; 4] = [CLOCK_UNITS_PER_ROUND, CLOCK_UNITS_PER_ROUND, 3, 2];
+
 impl Position {
     /// An empty board of `variant`, `to_move` player 0, nothing else set.
     pub fn empty(variant: Variant) -> Position {
@@ -252,8 +255,7 @@ impl Position {
 
     /// The draw clock in moves at the current number of players.
     pub fn clock_moves(&self) -> u32 {
-        let players = self.state.in_game.count().max(1) as u16;
-        u32::from(self.draw_clock / (CLOCK_UNITS_PER_ROUND / players))
+        u32::from(self.draw_clock / CLOCK_UNITS_PER_MOVE[self.state.in_game.count()])
     }
 
     /// The draw clock in sixths of a round.
@@ -294,11 +296,21 @@ impl Position {
     }
 
     /// Players that still move, after `player`, in turn order: the next one first.
+    #[inline]
     pub fn next_active_after(&self, player: Player) -> Option<Player> {
         let active = self.state.active();
-        (1..=self.game.players)
-            .map(|k| Player::new((player.index() + k) % self.game.players))
-            .find(|&p| active.has(p))
+        let players = self.game.players;
+        let mut next = player.index();
+        for _ in 0..players {
+            next += 1;
+            if next == players {
+                next = 0;
+            }
+            if active.has(Player::new(next)) {
+                return Some(Player::new(next));
+            }
+        }
+        None
     }
 
     /// Adds or removes `piece` on `cell` in every bitboard and the hash

@@ -35,7 +35,7 @@ pub fn build() -> Game {
                     let target = step(&board, c, 0, 2 * forward);
                     skipped
                         .zip(target)
-                        .map(|(skipped, target)| DoubleStep { skipped, target })
+                        .map(|(skipped, target)| DoubleStep::new(skipped, target))
                         .into_iter()
                         .collect()
                 },

@@ -10,10 +10,9 @@ pub mod star;
 pub mod trichess;
 
 use crate::bitboard::Bitboard;
-use crate::geometry::{Geometry, SliderClass};
+use crate::geometry::{Geometry, PerCell, SliderClass, per_cell};
 use crate::position::zobrist::Zobrist;
-use crate::types::{Army, Cell, MAX_PLAYERS, PieceKind};
-use arrayvec::ArrayVec;
+use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, PieceKind};
 use std::sync::OnceLock;
 
 /// The game ids of the rule book.
@@ -102,32 +101,71 @@ pub enum EnPassantRule {
 
 /// A two-cell pawn move from some cell: the cell passed over (which must be
 /// empty and becomes the en-passant cell) and the target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DoubleStep {
     /// The cell passed over.
     pub skipped: Cell,
     /// Where the pawn lands.
     pub target: Cell,
+    /// Both cells, which must be empty.
+    pub path: Bitboard,
+}
+
+impl DoubleStep {
+    /// The two-cell move over `skipped` to `target`.
+    pub fn new(skipped: Cell, target: Cell) -> DoubleStep {
+        DoubleStep {
+            skipped,
+            target,
+            path: Bitboard::from_cell(skipped).with(target),
+        }
+    }
 }
 
 /// Most two-cell first moves a pawn has (the pyramid's three).
 pub const MAX_DOUBLE_STEPS: usize = 3;
 
-/// How the pawns of one army move, cell by cell.
-#[derive(Clone, Debug, Default)]
-pub struct PawnTables {
+/// How a pawn of one army moves from one cell.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PawnCell {
     /// One-cell moves onto an empty cell.
-    pub single: Vec<Bitboard>,
-    /// Two-cell first moves.
-    pub double: Vec<ArrayVec<DoubleStep, MAX_DOUBLE_STEPS>>,
+    pub single: Bitboard,
     /// Capture targets.
-    pub captures: Vec<Bitboard>,
-    /// For each cell, the cells from which this army's pawns capture onto it.
-    pub captured_from: Vec<Bitboard>,
+    pub captures: Bitboard,
+    /// The cells from which this army's pawns capture onto this cell.
+    pub captured_from: Bitboard,
+    /// Two-cell first moves (the first `double_count` entries).
+    pub double: [DoubleStep; MAX_DOUBLE_STEPS],
+    /// How many two-cell first moves there are.
+    pub double_count: u8,
+}
+
+impl PawnCell {
+    /// The two-cell first moves.
+    #[inline(always)]
+    pub fn doubles(&self) -> &[DoubleStep] {
+        &self.double[..self.double_count as usize]
+    }
+}
+
+/// How the pawns of one army move, cell by cell.
+pub struct PawnTables {
+    /// Moves from each cell.
+    pub cells: PerCell<PawnCell>,
     /// Cells where this army's pawns promote.
     pub promotion: Bitboard,
     /// Cells where a pawn of this army may never stand (its own baseline).
     pub forbidden: Bitboard,
+}
+
+impl Default for PawnTables {
+    fn default() -> Self {
+        PawnTables {
+            cells: per_cell(0, |_| PawnCell::default()),
+            promotion: Bitboard::EMPTY,
+            forbidden: Bitboard::EMPTY,
+        }
+    }
 }
 
 impl PawnTables {
@@ -140,24 +178,34 @@ impl PawnTables {
         promotion: Bitboard,
         forbidden: Bitboard,
     ) -> PawnTables {
-        let all = (0..cells).map(|i| Cell::new(i as u8));
-        let captures: Vec<Bitboard> = all.clone().map(&captures).collect();
-        let mut captured_from = vec![Bitboard::EMPTY; cells];
-        for from in all.clone() {
-            for to in captures[from.index()] {
-                captured_from[to.index()] = captured_from[to.index()].with(from);
+        let mut table = per_cell(cells, |c| {
+            let doubles = double(c);
+            assert!(doubles.len() <= MAX_DOUBLE_STEPS, "too many two-cell pawn moves");
+            let mut cell = PawnCell {
+                single: single(c),
+                captures: captures(c),
+                double_count: doubles.len() as u8,
+                ..PawnCell::default()
+            };
+            cell.double[..doubles.len()].copy_from_slice(&doubles);
+            cell
+        });
+        for from in 0..cells {
+            for to in table[from].captures {
+                table[to.index()].captured_from = table[to.index()].captured_from.with(Cell::new(from as u8));
             }
         }
         PawnTables {
-            single: all.clone().map(single).collect(),
-            double: all
-                .map(|c| double(c).into_iter().take(MAX_DOUBLE_STEPS).collect())
-                .collect(),
-            captures,
-            captured_from,
+            cells: table,
             promotion,
             forbidden,
         }
+    }
+
+    /// The moves from `cell`.
+    #[inline(always)]
+    pub fn at(&self, cell: Cell) -> &PawnCell {
+        &self.cells[cell.index() % MAX_CELLS]
     }
 }
 
@@ -212,7 +260,10 @@ pub struct Game {
     /// Player names in turn order, for display.
     pub player_names: [&'static str; MAX_PLAYERS],
     /// King targets of every cell on an empty board.
-    pub king_steps: Vec<Bitboard>,
+    pub king_steps: PerCell<Bitboard>,
+    /// For every cell, every cell from which some piece of some army could
+    /// attack it on an empty board: a quick first test for attacks.
+    pub attack_sources: PerCell<Bitboard>,
     /// Pawn tables of each army.
     pub pawns: [PawnTables; MAX_PLAYERS],
     /// All castlings; a castling move carries its index here.
@@ -254,14 +305,11 @@ impl Game {
             *slot = letter;
         }
         let n = geometry.cell_count();
-        let king_steps = geometry
-            .cells()
-            .map(|c| {
-                king_classes
-                    .iter()
-                    .fold(Bitboard::EMPTY, |acc, &class| acc | geometry.steps(class, c))
-            })
-            .collect();
+        let king_steps = per_cell(n, |c| {
+            king_classes
+                .iter()
+                .fold(Bitboard::EMPTY, |acc, &class| acc | geometry.steps(class, c))
+        });
         let mut castling_keep = vec![u8::MAX; n];
         for c in &castlings {
             castling_keep[c.king_from.index()] &= !(0b11 << (c.army.index() * 2));
@@ -271,18 +319,19 @@ impl Game {
         for (slot, tables) in pawn_array.iter_mut().zip(pawns) {
             *slot = tables;
         }
-        for slot in pawn_array.iter_mut().skip(players) {
-            *slot = PawnTables::from_moves(
-                n,
-                |_| Bitboard::EMPTY,
-                |_| Vec::new(),
-                |_| Bitboard::EMPTY,
-                Bitboard::EMPTY,
-                Bitboard::EMPTY,
-            );
-        }
+        let attack_sources = per_cell(n, |c| {
+            let pawn_sources = pawn_array
+                .iter()
+                .fold(Bitboard::EMPTY, |acc, t| acc | t.at(c).captured_from);
+            SliderClass::BOTH
+                .iter()
+                .fold(geometry.knight(c) | king_steps[c.index()] | pawn_sources, |acc, &class| {
+                    acc | geometry.lines(class, c)
+                })
+        });
         Game {
             variant,
+            attack_sources,
             zobrist: Zobrist::new(variant as u64, n),
             geometry,
             players,
@@ -305,6 +354,12 @@ impl Game {
         self.letters[..self.players]
             .iter()
             .position(|&l| l == letter.to_ascii_lowercase())
+    }
+
+    /// The king's targets from `cell` on an empty board.
+    #[inline(always)]
+    pub fn king_steps(&self, cell: Cell) -> Bitboard {
+        self.king_steps[cell.index() % MAX_CELLS]
     }
 
     /// The castling of `army` on `side`, if the game has it.
