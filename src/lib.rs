@@ -1,6 +1,7 @@
 //! Triskel: a game engine for chess variants of three players and of 3-D boards.
 
 pub mod bitboard;
+pub mod display;
 pub mod geometry;
 pub mod movegen;
 pub mod notation;
@@ -8,5 +9,6 @@ pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod search;
 pub mod types;
 pub mod variants;

@@ -4,6 +4,7 @@
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The number of leaf nodes `depth` moves below `pos` (bulk-counted: the
 /// last ply counts moves without playing them).
@@ -29,19 +30,49 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 /// (1 = on this thread). Returns each root move with its count, in
 /// generation order.
 pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    divide_until(pos, depth, threads, &AtomicBool::new(false)).unwrap_or_default()
+}
+
+/// [`divide`] that gives up (returning `None`) soon after `stop` is raised:
+/// each root move's subtree checks the flag before it starts and at every
+/// node near the root.
+pub fn divide_until(pos: &Position, depth: u32, threads: usize, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
     let moves = pos.legal_moves();
     let count = |&m: &Move| {
         let mut child = pos.clone();
         child.make(m);
-        (m, if depth <= 1 { 1 } else { perft(&mut child, depth - 1) })
+        let nodes = if depth <= 1 { Some(1) } else { perft_until(&mut child, depth - 1, stop) };
+        nodes.map(|n| (m, n))
     };
-    if threads <= 1 {
-        return moves.iter().map(count).collect();
+    let lines: Option<Vec<(Move, u64)>> = if threads <= 1 {
+        moves.iter().map(count).collect()
+    } else {
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| moves.par_iter().map(count).collect()),
+            Err(_) => moves.iter().map(count).collect(),
+        }
+    };
+    lines.filter(|_| !stop.load(Ordering::Relaxed))
+}
+
+/// Depth below which subtrees are counted without looking at the stop flag.
+const UNCHECKED_DEPTH: u32 = 4;
+
+/// [`perft`] that gives up when `stop` is raised.
+fn perft_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= UNCHECKED_DEPTH {
+        return (!stop.load(Ordering::Relaxed)).then(|| perft(pos, depth));
     }
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(|| moves.par_iter().map(count).collect()),
-        Err(_) => moves.iter().map(count).collect(),
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    let mut nodes = 0;
+    for &m in &moves {
+        let undo = pos.make(m);
+        let below = perft_until(pos, depth - 1, stop);
+        pos.unmake(m, &undo);
+        nodes += below?;
     }
+    Some(nodes)
 }
 
 /// Perft on `threads` threads (see [`divide`]).

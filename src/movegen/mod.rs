@@ -260,7 +260,7 @@ impl Position {
             _ => Safety::unrestricted(),
         };
         let in_check = match king {
-            Some(k) if king_safety => safety.check_mask != !Bitboard::EMPTY,
+            Some(_) if king_safety => safety.check_mask != !Bitboard::EMPTY,
             Some(k) => self.is_attacked(k, occupied, &attackers, Bitboard::EMPTY),
             None => false,
         };

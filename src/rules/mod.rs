@@ -7,7 +7,7 @@
 use crate::movegen::MoveSink;
 use crate::moves::MoveList;
 use crate::position::Position;
-use crate::types::{Cell, Piece, Player};
+use crate::types::{Cell, MAX_PLAYERS, Piece, Player};
 use crate::variants::Variant;
 use arrayvec::ArrayVec;
 
@@ -75,4 +75,150 @@ impl Position {
 pub fn validate(pos: &Position) -> Result<(), crate::position::fen::PositionError> {
     let _ = pos;
     Ok(())
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// A player to move had no legal move and was in check.
+    Checkmate,
+    /// A player to move had no legal move and was not in check.
+    Stalemate,
+    /// The same position occurred for the third time.
+    Repetition,
+    /// The move-count rule (50 moves, 50 or 40 rounds).
+    MoveRule,
+    /// Too little material for a mate (bare kings).
+    InsufficientMaterial,
+    /// Trichess: a player's move left the next player's king attacked by the player to move.
+    KingExposed,
+    /// Hexenschach phase B: a Rabe was captured.
+    RabeCaptured,
+    /// Only one player is left.
+    LastPlayer,
+    /// Star: the points decided (nobody could move, repetition or 50 rounds).
+    Points,
+}
+
+impl EndReason {
+    /// The reason as one word for the protocol.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::Repetition => "repetition",
+            EndReason::MoveRule => "moverule",
+            EndReason::InsufficientMaterial => "material",
+            EndReason::KingExposed => "kingexposed",
+            EndReason::RabeCaptured => "rabecaptured",
+            EndReason::LastPlayer => "lastplayer",
+            EndReason::Points => "points",
+        }
+    }
+}
+
+/// The end of a game: why, and the points each player gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    /// Why the game ended.
+    pub reason: EndReason,
+    /// Points per player, in turn order (unused players get 0).
+    pub points: [f64; MAX_PLAYERS],
+}
+
+impl Outcome {
+    /// The points written for the protocol: `w 1 b 0`.
+    pub fn points_text(&self, pos: &Position) -> String {
+        let game = pos.game();
+        (0..game.players)
+            .map(|p| format!("{} {}", game.letters[p], format_points(self.points[p])))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// A number of points without needless decimals: `1`, `0.5`, `0.75`.
+pub fn format_points(points: f64) -> String {
+    let text = format!("{points:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+impl Position {
+    /// How the game has ended, or `None` while it goes on. Applies every rule,
+    /// including repetition and the move-count rules.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(outcome) = self.outcome_by_rule() {
+            return Some(outcome);
+        }
+        if self.count_moves() == 0 {
+            return Some(self.outcome_without_moves());
+        }
+        self.draw_outcome()
+    }
+
+    /// The outcome when the player to move has no legal move.
+    pub fn outcome_without_moves(&self) -> Outcome {
+        let mover = self.to_move();
+        if self.in_check() {
+            let winner = self.next_active_after(mover).unwrap_or(mover);
+            let mut points = [0.0; MAX_PLAYERS];
+            points[winner.index()] = 1.0;
+            Outcome { reason: EndReason::Checkmate, points }
+        } else {
+            self.drawn(EndReason::Stalemate)
+        }
+    }
+
+    /// A game over by a rule that leaves no move although pieces could move.
+    fn outcome_by_rule(&self) -> Option<Outcome> {
+        let in_game = self.state().in_game;
+        if in_game.count() == 1 {
+            let mut points = [0.0; MAX_PLAYERS];
+            for p in in_game.iter() {
+                points[p.index()] = 1.0;
+            }
+            return Some(Outcome { reason: EndReason::LastPlayer, points });
+        }
+        None
+    }
+
+    /// A draw by repetition, the move-count rule or material, if one applies.
+    pub fn draw_outcome(&self) -> Option<Outcome> {
+        if self.is_repetition(2) {
+            return Some(self.drawn(EndReason::Repetition));
+        }
+        let game = self.game();
+        if u32::from(self.clock_units())
+            >= game.draw_rounds * u32::from(crate::position::CLOCK_UNITS_PER_ROUND)
+        {
+            return Some(self.drawn(EndReason::MoveRule));
+        }
+        if self.occupied() == self.kind(crate::types::PieceKind::King) {
+            return Some(self.drawn(EndReason::InsufficientMaterial));
+        }
+        None
+    }
+
+    /// Whether the current position occurred `times` times before (the
+    /// player to move and every right included, through the hash).
+    pub fn is_repetition(&self, times: usize) -> bool {
+        let history = self.history();
+        let reversible = (self.clock_moves() as usize).min(history.len());
+        history[history.len() - reversible..]
+            .iter()
+            .rev()
+            .filter(|&&h| h == self.hash())
+            .take(times)
+            .count()
+            >= times
+    }
+
+    /// A draw: each player still in the game gets the game's draw share.
+    pub fn drawn(&self, reason: EndReason) -> Outcome {
+        let mut points = [0.0; MAX_PLAYERS];
+        for p in self.state().in_game.iter() {
+            points[p.index()] = 0.5;
+        }
+        Outcome { reason, points }
+    }
 }

@@ -66,6 +66,11 @@ impl Variant {
             .find(|v| v.id().eq_ignore_ascii_case(id))
     }
 
+    /// Whether the engine plays this game yet.
+    pub const fn is_playable(self) -> bool {
+        matches!(self, Variant::Chess)
+    }
+
     /// The game's tables, built on first use and shared afterwards.
     pub fn game(self) -> &'static Game {
         static GAMES: [OnceLock<Game>; 7] = [const { OnceLock::new() }; 7];
