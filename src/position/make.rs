@@ -89,7 +89,7 @@ impl Position {
                 if piece.kind() == PieceKind::Pawn && game.pawn_move_resets_clock {
                     resets_clock = true;
                 }
-                if m.kind() == MoveKind::DoubleStep {
+                if m.kind() == MoveKind::DoubleStep && game.en_passant != EnPassantRule::None {
                     let entry = EnPassant { skipped: m.aux_cell(), pawn: to };
                     self.en_passant[mover.index()] = Some(entry);
                     self.hash ^= z.en_passant(mover, entry.skipped);

@@ -8,7 +8,7 @@ use crate::movegen::MoveSink;
 use crate::moves::MoveList;
 use crate::position::Position;
 use crate::types::{Cell, MAX_PLAYERS, Piece, Player};
-use crate::variants::Variant;
+use crate::variants::{Variant, dreierschach, hexenschach};
 use arrayvec::ArrayVec;
 
 /// Pieces taken off the board by automatic events after one move.
@@ -29,15 +29,21 @@ pub fn kings_capturable(pos: &Position) -> bool {
 
 /// Applies the events a move by `mover` triggers at once (e.g. a captured
 /// Rabe hands its army over).
+#[inline]
 pub fn after_move(pos: &mut Position, mover: Player, captured: Option<(Cell, Piece)>, removed: &mut Removed) {
-    let _ = (pos, mover, captured, removed);
+    if pos.variant() == Variant::Hexenschach {
+        hexenschach::after_move(pos, mover, captured, removed);
+    }
 }
 
 /// Applies the events due when a player's turn comes (e.g. Hexenschach's
 /// elimination of a player without a move), until a player can move or the
 /// game is over.
+#[inline]
 pub fn at_turn_start(pos: &mut Position, removed: &mut Removed) {
-    let _ = (pos, removed);
+    if pos.variant() == Variant::Hexenschach {
+        hexenschach::at_turn_start(pos, removed);
+    }
 }
 
 /// Whether the game is over by a rule that leaves the player to move without
@@ -54,6 +60,9 @@ impl Position {
             return;
         }
         self.generate_standard(sink);
+        if self.variant() == Variant::Hexenschach && !hexenschach::in_phase_a(self) {
+            hexenschach::rabe_captures(self, sink);
+        }
     }
 
     /// The legal moves as a list.
@@ -73,8 +82,11 @@ impl Position {
 
 /// Game-specific checks of a position read from text.
 pub fn validate(pos: &Position) -> Result<(), crate::position::fen::PositionError> {
-    let _ = pos;
-    Ok(())
+    let result = match pos.variant() {
+        Variant::Hexenschach => hexenschach::validate(pos),
+        _ => Ok(()),
+    };
+    result.map_err(crate::position::fen::PositionError)
 }
 
 /// Why a game ended.
@@ -158,6 +170,9 @@ impl Position {
 
     /// The outcome when the player to move has no legal move.
     pub fn outcome_without_moves(&self) -> Outcome {
+        if self.variant() == Variant::Dreierschach {
+            return dreierschach::outcome_without_moves(self);
+        }
         let mover = self.to_move();
         if self.in_check() {
             let winner = self.next_active_after(mover).unwrap_or(mover);
@@ -177,7 +192,11 @@ impl Position {
             for p in in_game.iter() {
                 points[p.index()] = 1.0;
             }
-            return Some(Outcome { reason: EndReason::LastPlayer, points });
+            let reason = match self.variant() {
+                Variant::Hexenschach => EndReason::RabeCaptured,
+                _ => EndReason::LastPlayer,
+            };
+            return Some(Outcome { reason, points });
         }
         None
     }
@@ -215,6 +234,9 @@ impl Position {
 
     /// A draw: each player still in the game gets the game's draw share.
     pub fn drawn(&self, reason: EndReason) -> Outcome {
+        if self.variant() == Variant::Dreierschach {
+            return dreierschach::drawn(self, reason);
+        }
         let mut points = [0.0; MAX_PLAYERS];
         for p in self.state().in_game.iter() {
             points[p.index()] = 0.5;

@@ -1,8 +1,199 @@
-//! hexenschach (not built yet).
+//! Hexenschach for three (rules: `../shared/rules/hexenschach.md`): 61
+//! hexagons; while all three Ravens (kings) live there is no check and a
+//! Rabe can be captured; the first capture of a Rabe (or a player left with
+//! only its Rabe, or without a move) ends phase A, and the last two play on
+//! under two-player rules. Toads keep their army's direction for good.
 
-use super::Game;
+use super::{Castling, CastlingSide, EnPassantRule, Game, PawnTables, Variant, cell_set};
+use crate::bitboard::Bitboard;
+use crate::geometry::hex::HexBoard;
+use crate::geometry::{Geometry, SliderClass};
+use crate::movegen::MoveSink;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::{EndReason, Outcome, Removed};
+use crate::types::{Cell, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};
+
+/// The start position in the position format.
+pub const START: &str = "wKwBwRwP1/wNwQwBwP1bP/wRwNwPwP1bPbR/wPwPwP2bPbNbN/6bPbQbK/rPrPrP2bPbBbB/rRrBrPrP1bPbR/rBrQrNrP1bP/rKrNrRrP1 r rKQwKQbKQ - 0 1";
+
+/// Highest file and rank index (files a..i, ranks 1..9).
+const LAST: i32 = 8;
+/// The board's bounds on `q - r`.
+const DIFF_RANGE: (i32, i32) = (-4, 4);
+
+/// Each army's toads: forward move, two captures, promotion cells.
+const TOADS: [((i32, i32), [(i32, i32); 2], &str); 3] = [
+    ((1, 1), [(0, 1), (1, 0)], "e9 f9 g9 h9 i9 i5 i6 i7 i8"),
+    ((0, -1), [(1, 0), (-1, -1)], "a1 b1 c1 d1 e1 f2 g3 h4 i5"),
+    ((-1, 0), [(-1, -1), (0, 1)], "a1 a2 a3 a4 a5 b6 c7 d8 e9"),
+];
+
+/// Castlings (the Rabe swaps with a Turm): army, side, Rabe, Turm, cell between.
+const CASTLINGS: [(usize, CastlingSide, &str, &str, &str); 6] = [
+    (0, CastlingSide::Right, "a1", "c1", "b1"),
+    (0, CastlingSide::Left, "a1", "a3", "a2"),
+    (1, CastlingSide::Right, "e9", "c7", "d8"),
+    (1, CastlingSide::Left, "e9", "g9", "f9"),
+    (2, CastlingSide::Right, "i5", "i7", "i6"),
+    (2, CastlingSide::Left, "i5", "g3", "h4"),
+];
+
+/// Rounds without a capture after which the game is drawn.
+const DRAW_ROUNDS: u32 = 40;
+
+/// Players in the game during phase A.
+const PHASE_A_PLAYERS: usize = 3;
 
 /// Builds the game's tables.
 pub fn build() -> Game {
-    super::chess::build()
+    let board = HexBoard::new(LAST, DIFF_RANGE.0, DIFF_RANGE.1);
+    let geometry = Geometry::build(board.shape(false));
+    let cell = |name: &str| geometry.cell(name).expect("a Hexenschach cell");
+    let pawns = TOADS
+        .iter()
+        .map(|&(forward, captures, promotion)| {
+            PawnTables::from_moves(
+                geometry.cell_count(),
+                |c| board.step(c, forward).into_iter().collect(),
+                |_| Vec::new(),
+                |c| captures.iter().filter_map(|&d| board.step(c, d)).collect(),
+                cell_set(promotion.split_whitespace().map(cell)),
+                Bitboard::EMPTY,
+            )
+        })
+        .collect();
+    let castlings = CASTLINGS
+        .iter()
+        .map(|&(army, side, rabe, turm, between)| Castling {
+            army: crate::types::Army::new(army),
+            side,
+            king_from: cell(rabe),
+            king_to: cell(turm),
+            rook_from: cell(turm),
+            rook_to: cell(rabe),
+            must_be_empty: Bitboard::from_cell(cell(between)),
+            must_be_safe: Bitboard::from_cell(cell(between)),
+        })
+        .collect();
+    let rows = (0..=LAST)
+        .rev()
+        .map(|r| (0..=LAST).filter_map(|q| board.cell(q, r)).collect())
+        .collect();
+    let mut game = Game::new(
+        Variant::Hexenschach,
+        geometry,
+        "rwb",
+        ["Red", "White", "Black"],
+        &[SliderClass::Straight],
+        pawns,
+        castlings,
+        EnPassantRule::None,
+        START,
+        rows,
+    );
+    game.draw_rounds = DRAW_ROUNDS;
+    game.pawn_move_resets_clock = false;
+    game
+}
+
+/// Whether the position is in phase A (all three players in, no check).
+pub fn in_phase_a(pos: &Position) -> bool {
+    pos.state().in_game.count() == PHASE_A_PLAYERS
+}
+
+/// Events right after a move by `mover`: a captured Rabe hands its army to
+/// the captor (in phase B it ends the game); in phase A a player left with
+/// only its Rabe is out and the Rabe leaves the board.
+pub fn after_move(pos: &mut Position, mover: Player, captured: Option<(Cell, Piece)>, removed: &mut Removed) {
+    let Some((_, victim)) = captured else { return };
+    let phase_a = in_phase_a(pos);
+    if victim.kind() == PieceKind::King {
+        let owner = victim.army().owner();
+        pos.eliminate(owner, Some(mover), removed);
+        return;
+    }
+    if phase_a {
+        for p in pos.state().in_game.without(mover).iter() {
+            let pieces = pos.pieces_of(p);
+            if pieces.nonempty() && pieces == pieces & pos.kind(PieceKind::King) {
+                pos.eliminate(p, None, removed);
+            }
+        }
+    }
+}
+
+/// Events when a turn begins: in phase A a player without a move is out, its
+/// Rabe leaves the board and its other pieces pass to the next player.
+pub fn at_turn_start(pos: &mut Position, removed: &mut Removed) {
+    if !in_phase_a(pos) || has_a_move(pos) {
+        return;
+    }
+    let stuck = pos.to_move();
+    let heir = pos.next_active_after(stuck).unwrap_or(stuck);
+    pos.eliminate(stuck, Some(heir), removed);
+    pos.set_to_move(heir);
+}
+
+/// Whether the player to move has a move in phase A (where every move the
+/// pieces allow is legal): first the Rabe's steps, then everything.
+fn has_a_move(pos: &Position) -> bool {
+    let mover = pos.to_move();
+    let own = pos.pieces_of(mover);
+    if let Some(rabe) = pos.king_of(mover)
+        && (pos.reach(PieceKind::King, rabe, pos.occupied()) & !own).nonempty()
+    {
+        return true;
+    }
+    pos.count_moves() > 0
+}
+
+/// Phase B: when the player to move attacks the other's Rabe, capturing it
+/// is a legal move (and wins) whatever it leaves behind.
+pub fn rabe_captures<S: MoveSink>(pos: &Position, sink: &mut S) {
+    let mover = pos.to_move();
+    for other in pos.state().in_game.without(mover).iter() {
+        let Some(rabe) = pos.king_of(other) else { continue };
+        let by = pos.attackers(PlayerSet::EMPTY.with(mover));
+        for from in pos.attackers_of(rabe, pos.occupied(), &by) {
+            let piece = pos.piece_at(from).expect("an attacker stands on its cell");
+            let promotes = piece.kind() == PieceKind::Pawn
+                && pos.game().pawns[piece.army().index()].promotion.has(rabe);
+            if promotes {
+                sink.push_promotions(from, Bitboard::from_cell(rabe));
+            } else {
+                sink.push(Move::normal(from, rabe));
+            }
+        }
+    }
+}
+
+/// Results: the winner 1, everyone else 0; a draw ½ to each player still in.
+pub fn outcome_points(pos: &Position, winner: Option<Player>, reason: EndReason) -> Outcome {
+    let mut points = [0.0; MAX_PLAYERS];
+    match winner {
+        Some(w) => points[w.index()] = 1.0,
+        None => {
+            for p in pos.state().in_game.iter() {
+                points[p.index()] = 0.5;
+            }
+        }
+    }
+    Outcome { reason, points }
+}
+
+/// Checks of a position read from text: in phase A nobody has only its Rabe.
+pub fn validate(pos: &Position) -> Result<(), String> {
+    if in_phase_a(pos) {
+        for p in pos.state().in_game.iter() {
+            let pieces = pos.pieces_of(p);
+            if pieces == pieces & pos.kind(PieceKind::King) {
+                return Err(format!(
+                    "player {} has only its Rabe in phase A; such a player is already out",
+                    pos.game().letters[p.index()]
+                ));
+            }
+        }
+    }
+    Ok(())
 }

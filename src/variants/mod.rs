@@ -68,7 +68,14 @@ impl Variant {
 
     /// Whether the engine plays this game yet.
     pub const fn is_playable(self) -> bool {
-        matches!(self, Variant::Chess)
+        matches!(
+            self,
+            Variant::Chess
+                | Variant::Dreierschach
+                | Variant::Hexenschach
+                | Variant::Pyramid
+                | Variant::PyramidEp
+        )
     }
 
     /// The game's tables, built on first use and shared afterwards.
