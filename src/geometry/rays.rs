@@ -137,8 +137,8 @@ pub fn compile(start: Cell, roots: &[RayNode], pairs: &mut Vec<RayPair>, out: &m
     let mut rest = Vec::new();
     for root in roots {
         match straight_cells(root) {
-            Some(cells) if cells.iter().all(|&c| c < start) && is_monotonic(&cells) => lower.push(root),
-            Some(cells) if cells.iter().all(|&c| c > start) && is_monotonic(&cells) => upper.push(root),
+            Some(cells) if runs_away(start, &cells, |a, b| a > b) => lower.push(root),
+            Some(cells) if runs_away(start, &cells, |a, b| a < b) => upper.push(root),
             _ => rest.push(root),
         }
     }
@@ -171,9 +171,15 @@ fn straight_cells(root: &RayNode) -> Option<Vec<Cell>> {
     }
 }
 
-/// Whether the cells' indices only grow or only shrink along the ray.
-fn is_monotonic(cells: &[Cell]) -> bool {
-    cells.windows(2).all(|w| w[0] < w[1]) || cells.windows(2).all(|w| w[0] > w[1])
+/// Whether the ray from `start` through `cells` moves away from `start` in
+/// index order at every step (`before(a, b)`: `a` comes before `b`), as the
+/// obstruction difference needs.
+fn runs_away(start: Cell, cells: &[Cell], before: impl Fn(Cell, Cell) -> bool) -> bool {
+    std::iter::once(start)
+        .chain(cells.iter().copied())
+        .collect::<Vec<_>>()
+        .windows(2)
+        .all(|w| before(w[0], w[1]))
 }
 
 fn compile_run(start: &RayNode, out: &mut Vec<Segment>) {
@@ -276,6 +282,11 @@ mod tests {
         let (mut pairs, mut segs) = (Vec::new(), Vec::new());
         compile(c(5), &[down, up], &mut pairs, &mut segs);
         assert_eq!((pairs.len(), segs.len()), (1, 0));
+        // A ray above the start whose indices shrink is not paired.
+        let turned = RayNode::chain(&[c(40), c(30), c(20)]).unwrap();
+        let (mut p2, mut s2) = (Vec::new(), Vec::new());
+        compile(c(5), &[RayNode::chain(&[c(3)]).unwrap(), turned], &mut p2, &mut s2);
+        assert_eq!((p2.len(), s2.len()), (0, 2));
         let set = |cells: &[u8]| cells.iter().map(|&i| c(i)).collect::<Bitboard>();
         assert_eq!(pairs[0].reach(Bitboard::EMPTY), set(&[1, 2, 3, 6, 7, 8]));
         assert_eq!(pairs[0].reach(set(&[2, 7, 0, 9])), set(&[2, 3, 6, 7]));

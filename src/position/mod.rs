@@ -279,6 +279,29 @@ impl Position {
         &self.history
     }
 
+    /// A copy without the game's history, for trying moves out (cloning
+    /// would copy the history too).
+    pub fn scratch_copy(&self) -> Position {
+        Position {
+            game: self.game,
+            by_kind: self.by_kind,
+            by_army: self.by_army,
+            by_player: self.by_player,
+            occupied: self.occupied,
+            mailbox: self.mailbox,
+            to_move: self.to_move,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            draw_clock: self.draw_clock,
+            round: self.round,
+            state: self.state,
+            after_mate: self.after_mate,
+            hash: self.hash,
+            state_hash: self.state_hash,
+            history: Vec::new(),
+        }
+    }
+
     /// The Trichess `AfterMate` rule this position is played with.
     pub fn after_mate(&self) -> AfterMate {
         self.after_mate

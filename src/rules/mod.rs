@@ -8,7 +8,7 @@ use crate::movegen::MoveSink;
 use crate::moves::MoveList;
 use crate::position::Position;
 use crate::types::{Cell, MAX_PLAYERS, Piece, Player};
-use crate::variants::{Variant, dreierschach, hexenschach};
+use crate::variants::{Variant, dreierschach, hexenschach, star, trichess};
 use arrayvec::ArrayVec;
 
 /// Pieces taken off the board by automatic events after one move.
@@ -41,8 +41,10 @@ pub fn after_move(pos: &mut Position, mover: Player, captured: Option<(Cell, Pie
 /// game is over.
 #[inline]
 pub fn at_turn_start(pos: &mut Position, removed: &mut Removed) {
-    if pos.variant() == Variant::Hexenschach {
-        hexenschach::at_turn_start(pos, removed);
+    match pos.variant() {
+        Variant::Hexenschach => hexenschach::at_turn_start(pos, removed),
+        Variant::Trichess => trichess::at_turn_start(pos, removed),
+        _ => {}
     }
 }
 
@@ -50,6 +52,11 @@ pub fn at_turn_start(pos: &mut Position, removed: &mut Removed) {
 /// moves although it has pieces that could move.
 pub fn finished_by_rule(pos: &Position) -> bool {
     pos.state().in_game.count() <= 1
+        || match pos.variant() {
+            Variant::Trichess => trichess::exposed_player(pos).is_some(),
+            Variant::Star => star::everyone_passed(pos),
+            _ => false,
+        }
 }
 
 impl Position {
@@ -59,9 +66,15 @@ impl Position {
         if finished_by_rule(self) {
             return;
         }
-        self.generate_standard(sink);
-        if self.variant() == Variant::Hexenschach && !hexenschach::in_phase_a(self) {
-            hexenschach::rabe_captures(self, sink);
+        match self.variant() {
+            Variant::Star => star::generate(self, sink),
+            Variant::Hexenschach => {
+                self.generate_standard(sink);
+                if !hexenschach::in_phase_a(self) {
+                    hexenschach::rabe_captures(self, sink);
+                }
+            }
+            _ => self.generate_standard(sink),
         }
     }
 
@@ -170,8 +183,11 @@ impl Position {
 
     /// The outcome when the player to move has no legal move.
     pub fn outcome_without_moves(&self) -> Outcome {
-        if self.variant() == Variant::Dreierschach {
-            return dreierschach::outcome_without_moves(self);
+        match self.variant() {
+            Variant::Dreierschach => return dreierschach::outcome_without_moves(self),
+            Variant::Trichess => return trichess::outcome_without_moves(self),
+            Variant::Star => return star::outcome_of_mate(self),
+            _ => {}
         }
         let mover = self.to_move();
         if self.in_check() {
@@ -198,7 +214,13 @@ impl Position {
             };
             return Some(Outcome { reason, points });
         }
-        None
+        match self.variant() {
+            Variant::Trichess => trichess::outcome_by_rule(self),
+            Variant::Star if star::everyone_passed(self) => {
+                Some(star::outcome_on_points(self, EndReason::Points))
+            }
+            _ => None,
+        }
     }
 
     /// A draw by repetition, the move-count rule or material, if one applies.
@@ -212,7 +234,8 @@ impl Position {
         {
             return Some(self.drawn(EndReason::MoveRule));
         }
-        if self.occupied() == self.kind(crate::types::PieceKind::King) {
+        let bare_kings_rule = !matches!(self.variant(), Variant::Star | Variant::Hexenschach);
+        if bare_kings_rule && self.occupied() == self.kind(crate::types::PieceKind::King) {
             return Some(self.drawn(EndReason::InsufficientMaterial));
         }
         None
@@ -234,8 +257,11 @@ impl Position {
 
     /// A draw: each player still in the game gets the game's draw share.
     pub fn drawn(&self, reason: EndReason) -> Outcome {
-        if self.variant() == Variant::Dreierschach {
-            return dreierschach::drawn(self, reason);
+        match self.variant() {
+            Variant::Dreierschach => return dreierschach::drawn(self, reason),
+            Variant::Trichess => return trichess::drawn(self, reason),
+            Variant::Star => return star::outcome_on_points(self, reason),
+            _ => {}
         }
         let mut points = [0.0; MAX_PLAYERS];
         for p in self.state().in_game.iter() {

@@ -6,6 +6,7 @@ pub mod chess;
 pub mod dreierschach;
 pub mod hexenschach;
 pub mod pyramid;
+pub mod sections;
 pub mod star;
 pub mod trichess;
 
@@ -68,14 +69,7 @@ impl Variant {
 
     /// Whether the engine plays this game yet.
     pub const fn is_playable(self) -> bool {
-        matches!(
-            self,
-            Variant::Chess
-                | Variant::Dreierschach
-                | Variant::Hexenschach
-                | Variant::Pyramid
-                | Variant::PyramidEp
-        )
+        true
     }
 
     /// The game's tables, built on first use and shared afterwards.
