@@ -116,22 +116,29 @@ impl Safety {
 
         let checkers = pos.attackers_of(king, occupied, by);
         if checkers.nonempty() {
-            if checkers.has_several() {
+            // On exact lines two checks are never answered by one move but
+            // the king's; under the passing rule one piece can block two
+            // lines (one on its path, one on a passed cell), so every move
+            // landing on a cell that answers all checks is verified.
+            if exact && checkers.has_several() {
                 safety.double_check = true;
                 safety.check_mask = Bitboard::EMPTY;
                 return safety;
             }
-            let checker = checkers.first();
-            let mut answers = checkers;
-            for class in SliderClass::BOTH {
-                if by.sliders(class).has(checker) && g.lines(class, king).has(checker) {
-                    answers |= g.between(class, king, checker);
-                    if !exact {
-                        answers |= g.line_passes(class, king, checker);
+            let mut answers_all = !Bitboard::EMPTY;
+            for checker in checkers {
+                let mut answers = Bitboard::from_cell(checker);
+                for class in SliderClass::BOTH {
+                    if by.sliders(class).has(checker) && g.lines(class, king).has(checker) {
+                        answers |= g.between(class, king, checker);
+                        if !exact {
+                            answers |= g.line_passes(class, king, checker);
+                        }
                     }
                 }
+                answers_all &= answers;
             }
-            safety.check_mask = answers;
+            safety.check_mask = answers_all;
             if !exact {
                 safety.verify = own;
             }
