@@ -135,17 +135,24 @@ pub fn at_turn_start(pos: &mut Position, removed: &mut Removed) {
     pos.set_to_move(heir);
 }
 
-/// Whether the player to move has a move in phase A (where every move the
-/// pieces allow is legal): first the Rabe's steps, then everything.
+/// Whether the player to move has a move in phase A, where every move the
+/// pieces allow is legal (castling needs an empty cell next to the Rabe,
+/// which the Rabe could step to anyway): stops at the first piece that moves.
 fn has_a_move(pos: &Position) -> bool {
+    let game = pos.game();
     let mover = pos.to_move();
     let own = pos.pieces_of(mover);
-    if let Some(rabe) = pos.king_of(mover)
-        && (pos.reach(PieceKind::King, rabe, pos.occupied()) & !own).nonempty()
-    {
-        return true;
-    }
-    pos.count_moves() > 0
+    let occupied = pos.occupied();
+    own.into_iter().any(|from| {
+        let piece = pos.piece_at(from).expect("own pieces stand on their cells");
+        let targets = if piece.kind() == PieceKind::Pawn {
+            let toad = game.pawns[piece.army().index()].at(from);
+            (toad.single & !occupied) | (toad.captures & occupied)
+        } else {
+            pos.reach(piece.kind(), from, occupied)
+        };
+        (targets & !own).nonempty()
+    })
 }
 
 /// Phase B: when the player to move attacks the other's Rabe, capturing it
