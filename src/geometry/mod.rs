@@ -277,6 +277,19 @@ impl Geometry {
         blocked
     }
 
+    /// The two cells the diagonal step from `from` to the neighbouring `to`
+    /// passes between (empty where the board has no passing rule or the
+    /// cells are no such step).
+    pub fn passed_cells(&self, from: Cell, to: Cell) -> Bitboard {
+        let Some(table) = &self.pass_steps else {
+            return Bitboard::EMPTY;
+        };
+        table[from.index() % MAX_CELLS]
+            .iter()
+            .find(|step| step.target.has(to))
+            .map_or(Bitboard::EMPTY, |step| step.between)
+    }
+
     /// The cells strictly between `from` and `to` on the ray of `class`
     /// joining them (empty if `to` is not on such a ray).
     #[inline(always)]

@@ -116,15 +116,13 @@ impl Safety {
 
         let checkers = pos.attackers_of(king, occupied, by);
         if checkers.nonempty() {
-            // On exact lines two checks are never answered by one move but
-            // the king's; under the passing rule one piece can block two
-            // lines (one on its path, one on a passed cell), so every move
-            // landing on a cell that answers all checks is verified.
-            if exact && checkers.has_several() {
-                safety.double_check = true;
-                safety.check_mask = Bitboard::EMPTY;
-                return safety;
-            }
+            // A move other than the king's must answer every check: capture
+            // the checker or block its line. Two checks are answered by one
+            // move only where their lines share a cell: on the section
+            // boards a ray from the king forks, so two checkers on two
+            // branches are blocked together on the trunk; under the passing
+            // rule one piece can block one line on its path and another on
+            // a passed cell.
             let mut answers_all = !Bitboard::EMPTY;
             for checker in checkers {
                 let mut answers = Bitboard::from_cell(checker);
@@ -138,12 +136,30 @@ impl Safety {
                 }
                 answers_all &= answers;
             }
+            if answers_all.is_empty() {
+                safety.double_check = true;
+                safety.check_mask = Bitboard::EMPTY;
+                return safety;
+            }
             safety.check_mask = answers_all;
             if !exact {
                 safety.verify = own;
             }
         }
 
+        if g.has_passing_rule() {
+            // A king or pawn whose diagonal step onto the king is blocked
+            // only because both passed cells are occupied: moving an own
+            // piece off one of them could expose the king.
+            let blocked = g.blocked_diagonal_steps(king, occupied);
+            let mut steppers = blocked & by.kings;
+            for (army, pawns) in by.pawns.iter().enumerate() {
+                steppers |= blocked & *pawns & pos.game().pawns[army].at(king).captured_from;
+            }
+            for stepper in steppers {
+                safety.verify |= g.passed_cells(king, stepper) & own;
+            }
+        }
         for class in SliderClass::BOTH {
             for sniper in g.lines(class, king) & by.sliders(class) {
                 let path = g.between(class, king, sniper);
@@ -247,6 +263,17 @@ impl Position {
     /// check), castling and en passant. Game ends and variant extras (passes,
     /// the duty to help) are added by [`Position::generate_moves`].
     pub(crate) fn generate_standard<S: MoveSink>(&self, sink: &mut S) {
+        self.generate_legal::<S, false>(sink);
+    }
+
+    /// Generates the legal captures and promotions (for the quiescence
+    /// search): the standard moves restricted to taking a piece or promoting,
+    /// without castling and two-cell pawn moves.
+    pub fn generate_tactical<S: MoveSink>(&self, sink: &mut S) {
+        self.generate_legal::<S, true>(sink);
+    }
+
+    fn generate_legal<S: MoveSink, const TACTICAL: bool>(&self, sink: &mut S) {
         let game = self.game();
         let g = &game.geometry;
         let mover = self.to_move();
@@ -260,7 +287,8 @@ impl Position {
         } else {
             self.kind(PieceKind::King)
         };
-        let open = g.cells() & !own & !protected;
+        let reachable = g.cells() & !own & !protected;
+        let open = if TACTICAL { reachable & occupied } else { reachable };
         let king = self.king_of(mover).filter(|&k| own.has(k));
         let safety = match king {
             Some(k) if king_safety => Safety::of(self, k, &attackers, own),
@@ -311,29 +339,32 @@ impl Position {
 
         for army in 0..MAX_PLAYERS {
             if self.state().controller[army] == Some(mover) {
-                self.generate_pawn_moves(&cx, Army::new(army), sink);
+                self.generate_pawn_moves::<S, TACTICAL>(&cx, Army::new(army), sink);
             }
         }
         self.generate_en_passant(&cx, sink);
-        if let Some(k) = king {
+        if let Some(k) = king
+            && !TACTICAL
+        {
             self.generate_castling(&cx, k, sink);
         }
     }
 
-    fn generate_pawn_moves<S: MoveSink>(&self, cx: &Context, army: Army, sink: &mut S) {
+    fn generate_pawn_moves<S: MoveSink, const TACTICAL: bool>(&self, cx: &Context, army: Army, sink: &mut S) {
         let game = self.game();
         let g = &game.geometry;
         let tables = &game.pawns[army.index()];
         let occupied = self.occupied();
         let empty = !occupied;
         let capturable = occupied & cx.open;
+        let steps_allowed = if TACTICAL { tables.promotion } else { !Bitboard::EMPTY };
         for from in self.kind(PieceKind::Pawn) & self.army(army) & cx.own {
             let cell = tables.at(from);
             let captures = cell.captures & capturable & !g.blocked_diagonal_steps(from, occupied);
             let restricted = (cx.safety.pinned | cx.safety.verify).has(from);
             let allowed = if restricted { cx.allowed(from) } else { cx.safety.check_mask };
             let verify = restricted && cx.safety.verify.has(from);
-            let mut targets = ((cell.single & empty) | captures) & allowed;
+            let mut targets = ((cell.single & empty & steps_allowed) | captures) & allowed;
             if verify {
                 targets = cx.verified(from, targets);
             }
@@ -343,6 +374,9 @@ impl Position {
                 targets ^= promoting;
             }
             sink.push_targets(from, targets);
+            if TACTICAL {
+                continue;
+            }
             for double in cell.doubles() {
                 if (occupied & double.path).is_empty()
                     && allowed.has(double.target)

@@ -403,9 +403,12 @@ impl Position {
                 .cells
                 .iter()
                 .any(|c| c.doubles().iter().any(|d| d.skipped == e.skipped && d.target == e.pawn));
-            if !pawn_there || !is_double || self.occupied.has(e.skipped) {
+            // Where the right lasts several moves, another piece may have
+            // moved onto the skipped cell meanwhile (the entry is then unusable).
+            let skipped_must_be_empty = game.en_passant == EnPassantRule::NextMoveOnly;
+            if !pawn_there || !is_double || (skipped_must_be_empty && self.occupied.has(e.skipped)) {
                 reject!(
-                    "en passant {letter}{}{}: no pawn of {letter} stands there after a two-cell move over an empty cell",
+                    "en passant {letter}{}{}: no pawn of {letter} stands there after a two-cell move",
                     name(e.skipped),
                     name(e.pawn)
                 );

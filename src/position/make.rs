@@ -29,6 +29,12 @@ impl Undo {
     pub fn captured(&self) -> Option<(Cell, Piece)> {
         self.captured
     }
+
+    /// Whether automatic events followed the move (pieces taken off the
+    /// board, armies changing hands): more changed than the move itself.
+    pub fn had_events(&self, after: &Position) -> bool {
+        !self.removed.is_empty() || self.state.controller != after.state.controller
+    }
 }
 
 impl Position {
@@ -98,8 +104,16 @@ impl Position {
             }
         }
 
-        if let Some((_, victim)) = undo.captured {
+        if let Some((victim_cell, victim)) = undo.captured {
             resets_clock = true;
+            // An en-passant right lapses with the pawn that made the two-step.
+            if victim.kind() == PieceKind::Pawn {
+                for p in 0..MAX_PLAYERS {
+                    if self.en_passant[p].is_some_and(|e| e.pawn == victim_cell) {
+                        self.clear_en_passant(Player::new(p));
+                    }
+                }
+            }
             if game.variant == Variant::Star {
                 self.state.captured[mover.index()] += Game::star_points(victim.kind());
             }

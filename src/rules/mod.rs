@@ -228,6 +228,11 @@ impl Position {
         if self.is_repetition(2) {
             return Some(self.drawn(EndReason::Repetition));
         }
+        self.move_rule_outcome()
+    }
+
+    /// A draw by the move-count rule or material, if one applies.
+    pub fn move_rule_outcome(&self) -> Option<Outcome> {
         let game = self.game();
         if u32::from(self.clock_units())
             >= game.draw_rounds * u32::from(crate::position::CLOCK_UNITS_PER_ROUND)

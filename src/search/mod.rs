@@ -1,26 +1,81 @@
-//! The search: iterative deepening over a paranoid alpha-beta (the player to
-//! move at the root against all others), with a material-and-mobility
-//! evaluation. It reports progress through a callback and stops on a shared
-//! flag, a node budget or a deadline.
+//! The search: iterative deepening on several threads sharing one
+//! transposition table (Lazy SMP), with three ways to play a game of three:
+//!
+//! - `paranoid`: the player to move at the root against a coalition of the
+//!   others, as alpha-beta (with two players, ordinary alpha-beta / PVS);
+//! - `maxn`: a score per player, each player maximising its own, with
+//!   shallow pruning (the scores sum to zero);
+//! - `brs`: best-reply search in its improved form (BRS+): at the
+//!   opponents' layer only one opponent searches its moves, the other plays
+//!   its first move by move ordering, and turn order stays real.
+//!
+//! With two players in the game all three are the same alpha-beta.
 
-use crate::moves::{Move, MoveList};
+mod alphabeta;
+mod brs;
+pub mod eval;
+mod maxn;
+pub mod ordering;
+pub mod time;
+pub mod tt;
+
+use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Outcome;
-use crate::types::{MAX_PLAYERS, PieceKind, Player};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::types::{MAX_PLAYERS, Player};
+use ordering::Ordering;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
+use tt::TranspositionTable;
 
-/// Score of a won game at the root; mates nearer the root score higher.
+/// Score of a game won at the root; wins nearer the root score higher.
 pub const WIN_SCORE: i32 = 30_000;
 
 /// Scores beyond this are game ends found by the search.
 pub const DECIDED_SCORE: i32 = WIN_SCORE - 1_000;
 
-/// Deepest search (plies).
-pub const MAX_DEPTH: u32 = 64;
+/// Deepest iteration.
+pub const MAX_DEPTH: u32 = 100;
 
-/// How often (in nodes) the search looks at the clock and the stop flag.
-const CHECK_EVERY: u64 = 1024;
+/// How often (in nodes) a thread looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 512;
+
+/// The search algorithms (engine option `SearchAlgorithm`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// The root player against the coalition of all others.
+    Paranoid,
+    /// Every player maximises its own score.
+    MaxN,
+    /// Best-reply search, improved (BRS+).
+    BestReply,
+}
+
+impl Algorithm {
+    /// The option values, as written.
+    pub const VALUES: [(&'static str, Algorithm); 3] = [
+        ("paranoid", Algorithm::Paranoid),
+        ("maxn", Algorithm::MaxN),
+        ("brs", Algorithm::BestReply),
+    ];
+
+    /// The algorithm written as `name` (any case).
+    pub fn from_name(name: &str) -> Option<Algorithm> {
+        Self::VALUES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|&(_, a)| a)
+    }
+
+    /// The algorithm's option value.
+    pub fn name(self) -> &'static str {
+        Self::VALUES
+            .iter()
+            .find(|&&(_, a)| a == self)
+            .map_or("paranoid", |&(n, _)| n)
+    }
+}
 
 /// What limits a search; unset limits do not apply.
 #[derive(Clone, Debug, Default)]
@@ -43,19 +98,52 @@ pub struct Limits {
     pub search_moves: Vec<Move>,
 }
 
-/// Progress of a search after one completed depth.
+/// Settings of the search that persist between searches.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The algorithm for positions with three players.
+    pub algorithm: Algorithm,
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Principal variations to report.
+    pub multi_pv: usize,
+    /// Time kept back per move for communication.
+    pub move_overhead: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            algorithm: Algorithm::BestReply,
+            threads: 1,
+            hash_mb: 16,
+            multi_pv: 1,
+            move_overhead: Duration::from_millis(10),
+        }
+    }
+}
+
+/// Progress of a search after a completed depth (one per principal variation).
 #[derive(Clone, Debug)]
 pub struct Info {
     /// Depth completed.
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
-    /// Nodes searched so far.
+    /// Which principal variation (1-based).
+    pub multipv: usize,
+    /// Nodes searched so far by all threads.
     pub nodes: u64,
     /// Time since the search started.
     pub time: Duration,
+    /// Permille of the table used by this search.
+    pub hashfull: u32,
     /// Score from the view of the player to move at the root.
     pub score: i32,
+    /// Each player's score (three-player games): letter and value.
+    pub scores: Vec<(char, i32)>,
     /// The principal variation.
     pub pv: Vec<Move>,
 }
@@ -67,9 +155,15 @@ pub struct SearchResult {
     pub best: Move,
     /// The expected reply, if known.
     pub ponder: Option<Move>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Deepest completed depth.
+    pub depth: u32,
+    /// Score from the root player's view.
+    pub score: i32,
 }
 
-/// Converts a score to the protocol's form: `cp N` or `mate N` (in moves of the root player).
+/// Converts a score to the protocol's form: `cp N` or `mate N` (moves of the root player).
 pub fn score_text(score: i32) -> String {
     if score.abs() >= DECIDED_SCORE {
         let plies = WIN_SCORE - score.abs();
@@ -80,213 +174,164 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
-/// Values of the pieces in centipawns for the simple evaluation.
-const PIECE_VALUES: [i32; PieceKind::COUNT] = [100, 300, 320, 500, 900, 0];
-
-/// Weight of one move of mobility.
-const MOBILITY_WEIGHT: i32 = 2;
-
-/// A search in progress.
-struct Search<'a> {
-    root: Player,
-    limits: &'a Limits,
-    stop: &'a AtomicBool,
-    deadline: Option<Instant>,
-    nodes: u64,
-    seldepth: u32,
-    aborted: bool,
-    pv: Vec<Vec<Move>>,
+/// A finished game scored from `player`'s view: its points against the
+/// average of the others, relative to the game's largest share; wins nearer
+/// the root score higher.
+pub fn outcome_value(outcome: &Outcome, pos: &Position, player: Player, ply: usize) -> i32 {
+    let players = pos.game().players;
+    let best = outcome.points.iter().copied().fold(0.0_f64, f64::max).max(1.0);
+    let others: Vec<f64> = (0..players)
+        .filter(|&p| p != player.index())
+        .map(|p| outcome.points[p])
+        .collect();
+    let average = others.iter().sum::<f64>() / others.len().max(1) as f64;
+    let relative = ((outcome.points[player.index()] - average) / best).clamp(-1.0, 1.0);
+    let magnitude = f64::from(WIN_SCORE - ply as i32);
+    (relative * magnitude).round() as i32
 }
 
-/// Searches `pos` within `limits` until done or `stop` is raised, calling
-/// `report` after every completed depth.
+/// The engine's search state kept between searches: the table, the
+/// ordering statistics of each thread, and the options.
+pub struct Searcher {
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    orderings: Vec<Ordering>,
+}
+
+impl Default for Searcher {
+    fn default() -> Self {
+        Self::new(Options::default())
+    }
+}
+
+/// What all threads of one search share.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub stop: &'a AtomicBool,
+    pub abort: AtomicBool,
+    pub nodes: AtomicU64,
+    pub node_limit: Option<u64>,
+    pub deadline: Option<Instant>,
+    pub start: Instant,
+}
+
+impl Shared<'_> {
+    /// Whether the search must end now.
+    pub fn must_stop(&self) -> bool {
+        self.abort.load(AtomicOrdering::Relaxed)
+            || self.stop.load(AtomicOrdering::Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .node_limit
+                .is_some_and(|n| self.nodes.load(AtomicOrdering::Relaxed) >= n)
+    }
+}
+
+impl Searcher {
+    /// A searcher with `options`.
+    pub fn new(options: Options) -> Searcher {
+        let threads = options.threads.max(1);
+        Searcher {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            orderings: (0..threads).map(|_| Ordering::default()).collect(),
+            options,
+        }
+    }
+
+    /// The current options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Changes the options (resizing the table if `hash_mb` changed).
+    pub fn set_options(&mut self, options: Options) {
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+        }
+        self.orderings.resize_with(options.threads.max(1), Ordering::default);
+        self.options = options;
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for o in &mut self.orderings {
+            o.clear();
+        }
+    }
+
+    /// Searches `pos` within `limits` until done or `stop` is raised,
+    /// calling `report` after each completed depth (main thread only).
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let mut root_moves = pos.legal_moves();
+        if !limits.search_moves.is_empty() {
+            root_moves.retain(|m| limits.search_moves.contains(m));
+        }
+        if root_moves.is_empty() {
+            return SearchResult { best: Move::NONE, ponder: None, nodes: 0, depth: 0, score: 0 };
+        }
+        self.tt.new_search();
+        let plan = time::plan(pos, limits, self.options.move_overhead);
+        let shared = Shared {
+            tt: &self.tt,
+            stop,
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            node_limit: limits.nodes,
+            deadline: plan.hard.map(|h| start + h),
+            start,
+        };
+        let threads = self.options.threads.max(1);
+        self.orderings.resize_with(threads, Ordering::default);
+        let options = self.options.clone();
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let (main, helpers) = self.orderings.split_first_mut().expect("at least one thread");
+        let shared_ref = &shared;
+        let root_ref = &root_moves;
+        let options_ref = &options;
+        let results = std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, ordering)| {
+                    let child = pos.clone();
+                    scope.spawn(move || {
+                        let mut worker = alphabeta::Worker::new(shared_ref, options_ref, &child, ordering, i + 1);
+                        worker.iterate(root_ref, max_depth, None, &mut |_| {})
+                    })
+                })
+                .collect();
+            let mut worker = alphabeta::Worker::new(shared_ref, options_ref, pos, main, 0);
+            let main_result = worker.iterate(root_ref, max_depth, plan.soft, report);
+            shared_ref.abort.store(true, AtomicOrdering::Relaxed);
+            let mut results = vec![main_result];
+            results.extend(handles.into_iter().filter_map(|h| h.join().ok()));
+            results
+        });
+        let nodes = shared.nodes.load(AtomicOrdering::Relaxed);
+        let best = results
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, r)| (r.depth, *i == 0, r.score))
+            .map(|(_, r)| r.clone())
+            .unwrap_or_else(|| results[0].clone());
+        SearchResult { nodes, ..best }
+    }
+}
+
+/// Searches `pos` once with default options (a fresh table).
 pub fn search(
     pos: &Position,
     limits: &Limits,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
-    let start = Instant::now();
-    let mut root_moves = pos.legal_moves();
-    if !limits.search_moves.is_empty() {
-        root_moves.retain(|m| limits.search_moves.contains(m));
-    }
-    let Some(&first) = root_moves.first() else {
-        return SearchResult { best: Move::NONE, ponder: None };
-    };
-    let mut s = Search {
-        root: pos.to_move(),
-        limits,
-        stop,
-        deadline: time_budget(pos, limits).map(|t| start + t),
-        nodes: 0,
-        seldepth: 0,
-        aborted: false,
-        pv: vec![Vec::new(); MAX_DEPTH as usize + 2],
-    };
-    let mut best = first;
-    let mut ponder = None;
-    let mut work = pos.clone();
-    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    for depth in 1..=max_depth {
-        let score = s.root_search(&mut work, &root_moves, depth);
-        if s.aborted && depth > 1 {
-            break;
-        }
-        if let Some(&m) = s.pv[0].first() {
-            best = m;
-            ponder = s.pv[0].get(1).copied();
-            if let Some(i) = root_moves.iter().position(|&r| r == m) {
-                root_moves[..=i].rotate_right(1);
-            }
-        }
-        report(&Info {
-            depth,
-            seldepth: s.seldepth,
-            nodes: s.nodes,
-            time: start.elapsed(),
-            score,
-            pv: s.pv[0].clone(),
-        });
-        if s.aborted || score.abs() >= DECIDED_SCORE && limits.depth.is_none() && !limits.infinite {
-            break;
-        }
-    }
-    SearchResult { best, ponder }
-}
-
-/// How long to think under the clock: a share of the remaining time plus
-/// most of the increment, never more than a third of what is left.
-fn time_budget(pos: &Position, limits: &Limits) -> Option<Duration> {
-    if limits.infinite {
-        return None;
-    }
-    if let Some(t) = limits.movetime {
-        return Some(t);
-    }
-    let me = pos.to_move().index();
-    let left = limits.time[me]?;
-    let moves = limits.moves_to_go.unwrap_or(30).clamp(1, 50);
-    let share = left / moves + limits.increment[me] * 3 / 4;
-    Some(share.min(left / 3))
-}
-
-impl Search<'_> {
-    fn should_stop(&mut self) -> bool {
-        if self.aborted {
-            return true;
-        }
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
-            let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let out_of_nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
-            if out_of_time || out_of_nodes || self.stop.load(Ordering::Relaxed) {
-                self.aborted = true;
-            }
-        }
-        self.aborted
-    }
-
-    fn root_search(&mut self, pos: &mut Position, moves: &MoveList, depth: u32) -> i32 {
-        let mut alpha = -WIN_SCORE - 1;
-        let beta = WIN_SCORE + 1;
-        for &m in moves {
-            let undo = pos.make(m);
-            self.nodes += 1;
-            let score = self.paranoid(pos, depth - 1, 1, alpha, beta);
-            pos.unmake(m, &undo);
-            if self.aborted && depth > 1 {
-                break;
-            }
-            if score > alpha {
-                alpha = score;
-                let (head, tail) = self.pv.split_at_mut(1);
-                head[0].clear();
-                head[0].push(m);
-                head[0].extend_from_slice(&tail[0]);
-            }
-        }
-        alpha
-    }
-
-    /// Alpha-beta with the root player maximizing and every other player minimizing.
-    fn paranoid(&mut self, pos: &mut Position, depth: u32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
-        self.pv[ply].clear();
-        self.seldepth = self.seldepth.max(ply as u32);
-        if self.should_stop() {
-            return 0;
-        }
-        if let Some(outcome) = pos.draw_outcome() {
-            return self.outcome_score(&outcome, ply);
-        }
-        let mut moves = MoveList::new();
-        pos.generate_moves(&mut moves);
-        if moves.is_empty() {
-            let outcome = pos.outcome().unwrap_or_else(|| pos.outcome_without_moves());
-            return self.outcome_score(&outcome, ply);
-        }
-        if depth == 0 || ply >= MAX_DEPTH as usize {
-            return self.evaluate(pos, moves.len());
-        }
-        let maximizing = pos.to_move() == self.root;
-        let mut best = if maximizing { -WIN_SCORE - 1 } else { WIN_SCORE + 1 };
-        for &m in &moves {
-            let undo = pos.make(m);
-            self.nodes += 1;
-            let score = self.paranoid(pos, depth - 1, ply + 1, alpha, beta);
-            pos.unmake(m, &undo);
-            if self.aborted {
-                return 0;
-            }
-            let improves = if maximizing { score > best } else { score < best };
-            if improves {
-                best = score;
-                let (head, tail) = self.pv.split_at_mut(ply + 1);
-                let line = &mut head[ply];
-                line.clear();
-                line.push(m);
-                line.extend_from_slice(&tail[0]);
-            }
-            if maximizing {
-                alpha = alpha.max(score);
-            } else {
-                beta = beta.min(score);
-            }
-            if alpha >= beta {
-                break;
-            }
-        }
-        best
-    }
-
-    /// A finished game scored from the root player's view: its share of the
-    /// points against the average share, wins nearer the root higher.
-    fn outcome_score(&self, outcome: &Outcome, ply: usize) -> i32 {
-        let total: f64 = outcome.points.iter().sum();
-        if total <= 0.0 {
-            return 0;
-        }
-        let players = outcome.points.iter().filter(|&&p| p > 0.0).count().max(2) as f64;
-        let mine = outcome.points[self.root.index()] / total;
-        let fair = 1.0 / players;
-        let relative = ((mine - fair) / (1.0 - fair)).clamp(-1.0, 1.0);
-        (relative * f64::from(WIN_SCORE - ply as i32)).round() as i32
-    }
-
-    /// Material and mobility from the root player's view.
-    fn evaluate(&self, pos: &Position, moves_of_mover: usize) -> i32 {
-        let players = pos.state().in_game;
-        let mut material = [0i32; MAX_PLAYERS];
-        for p in players.iter() {
-            let pieces = pos.pieces_of(p);
-            for kind in PieceKind::ALL {
-                material[p.index()] += PIECE_VALUES[kind.index()] * (pos.kind(kind) & pieces).count() as i32;
-            }
-        }
-        let others = players.without(self.root);
-        let others_material: i32 = others.iter().map(|p| material[p.index()]).sum();
-        let mut score = material[self.root.index()] - others_material / others.count().max(1) as i32;
-        let mobility = MOBILITY_WEIGHT * moves_of_mover as i32;
-        score += if pos.to_move() == self.root { mobility } else { -mobility };
-        score
-    }
+    Searcher::default().search(pos, limits, stop, report)
 }

@@ -7,6 +7,7 @@
 pub mod chess;
 pub mod dreierschach;
 pub mod fen;
+pub mod hexboard;
 pub mod hexenschach;
 pub mod pyramid;
 pub mod sections;

@@ -1,0 +1,658 @@
+//! One search thread: iterative deepening with aspiration windows and
+//! MultiPV at the root, principal-variation search for the scalar
+//! algorithms (paranoid, and BRS+ whose opponents' layer lives here too),
+//! and the quiescence search of captures and promotions.
+//!
+//! Scores are seen from the *side* to move: the root player's side, or the
+//! coalition of all other players. A move that hands the turn to the other
+//! side negates the score (negamax); a move within the coalition does not.
+
+use super::eval;
+use super::ordering::{Frame, MAX_PLY, MoveStack, Ordering};
+use super::tt::{Bound, TtEntry};
+use super::{
+    Algorithm, DECIDED_SCORE, Info, Options, SearchResult, Shared, WIN_SCORE, outcome_value,
+};
+use crate::moves::{Move, MoveKind, MoveList};
+
+use crate::position::Position;
+use crate::rules::{self, EndReason};
+use crate::types::{MAX_PLAYERS, Player};
+use std::sync::atomic::Ordering as AtomicOrdering;
+use std::time::Duration;
+
+/// Larger than any score.
+pub(super) const INFINITE: i32 = WIN_SCORE + 1;
+/// First aspiration window half-width.
+const ASPIRATION: i32 = 30;
+/// Depth from which aspiration windows are used.
+const ASPIRATION_DEPTH: u32 = 4;
+/// Extra margin of delta pruning in the quiescence search.
+const DELTA_MARGIN: i32 = 200;
+/// Quiescence plies in which check evasions are searched in full.
+const QUIESCENCE_EVASIONS: u32 = 2;
+/// Fraction (per mille) of the soft time after which no new depth starts.
+const NEW_DEPTH_SHARE: u32 = 550;
+/// Keys that keep the table's entries apart per algorithm and root player.
+const ALGORITHM_SALT: [u64; 3] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9];
+const ROOT_SALT: [u64; MAX_PLAYERS] = [0x27D4_EB2F_1656_67C5, 0x85EB_CA77_C2B2_AE63, 0xFF51_AFD7_ED55_8CCD];
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    pub(super) mv: Move,
+    pub(super) score: i32,
+    pub(super) pv: Vec<Move>,
+}
+
+/// One search thread.
+pub(crate) struct Worker<'a> {
+    pub(super) shared: &'a Shared<'a>,
+    pub(super) options: &'a Options,
+    pub(super) pos: Position,
+    pub(super) ordering: &'a mut Ordering,
+    pub(super) root: Player,
+    id: usize,
+    pub(super) nodes: u64,
+    pub(super) seldepth: usize,
+    pub(super) pv: Vec<Vec<Move>>,
+    pub(super) aborted: bool,
+    pub(super) stack: MoveStack,
+    activity_cache: Vec<Option<(u64, [i32; MAX_PLAYERS])>>,
+    /// Piece-square sums per army of the current position, and of the
+    /// positions above it on the path.
+    psq: [i32; MAX_PLAYERS],
+    psq_path: Vec<[i32; MAX_PLAYERS]>,
+}
+
+/// Entries of each thread's cache of the evaluation's activity part.
+const ACTIVITY_CACHE: usize = 1 << 15;
+
+/// Which moves a frame holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Generate {
+    /// Every legal move.
+    All,
+    /// Captures and promotions.
+    Tactical,
+}
+
+impl<'a> Worker<'a> {
+    /// A thread searching `pos`; `id` 0 is the main thread.
+    pub fn new(
+        shared: &'a Shared<'a>,
+        options: &'a Options,
+        pos: &Position,
+        ordering: &'a mut Ordering,
+        id: usize,
+    ) -> Worker<'a> {
+        Worker {
+            shared,
+            options,
+            pos: pos.clone(),
+            ordering,
+            root: pos.to_move(),
+            id,
+            nodes: 0,
+            seldepth: 0,
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            aborted: false,
+            stack: MoveStack::default(),
+            activity_cache: vec![None; ACTIVITY_CACHE],
+            psq: eval::piece_squares(pos),
+            psq_path: Vec::with_capacity(MAX_PLY + 2),
+        }
+    }
+
+    /// Plays `m`, keeping the piece-square sums up to date.
+    pub(super) fn play(&mut self, m: Move) -> crate::position::Undo {
+        let t = eval::EvalTables::of(self.pos.variant());
+        let before = self.psq;
+        let mut after = before;
+        match m.kind() {
+            MoveKind::Pass => {}
+            MoveKind::Castle => {
+                let c = &self.pos.game().castlings[m.castle_index()];
+                let a = c.army.index();
+                let king = crate::types::Piece::new(c.army, crate::types::PieceKind::King);
+                let rook = crate::types::Piece::new(c.army, crate::types::PieceKind::Rook);
+                after[a] += t.piece_square(king, c.king_to) - t.piece_square(king, c.king_from)
+                    + t.piece_square(rook, c.rook_to)
+                    - t.piece_square(rook, c.rook_from);
+            }
+            _ => {
+                if let Some(piece) = self.pos.piece_at(m.from()) {
+                    let a = piece.army().index();
+                    let placed = m
+                        .promotion_kind()
+                        .map_or(piece, |k| crate::types::Piece::new(piece.army(), k));
+                    after[a] += t.piece_square(placed, m.to()) - t.piece_square(piece, m.from());
+                    let victim = if m.kind() == MoveKind::EnPassant { m.aux_cell() } else { m.to() };
+                    if let Some(v) = self.pos.piece_at(victim) {
+                        after[v.army().index()] -= t.piece_square(v, victim);
+                    }
+                }
+            }
+        }
+        let undo = self.pos.make(m);
+        if undo.had_events(&self.pos) {
+            after = eval::piece_squares(&self.pos);
+        }
+        self.psq_path.push(before);
+        self.psq = after;
+        undo
+    }
+
+    /// Takes back `m`.
+    pub(super) fn take_back(&mut self, m: Move, undo: &crate::position::Undo) {
+        self.pos.unmake(m, undo);
+        self.psq = self.psq_path.pop().unwrap_or(self.psq);
+    }
+
+    /// Generates the position's moves into a new frame, ordered with
+    /// `tt_move` first.
+    pub(super) fn frame(&mut self, generate: Generate, tt_move: Move, ply: usize) -> Frame {
+        let pos = &self.pos;
+        let ordering = &*self.ordering;
+        self.stack.push(
+            |sink| match generate {
+                Generate::All => pos.generate_moves(sink),
+                Generate::Tactical => pos.generate_tactical(sink),
+            },
+            |m| ordering.key(pos, m, tt_move, ply),
+        )
+    }
+
+    /// Whether max-n decides this position (three players in, option set).
+    pub(super) fn uses_maxn(&self) -> bool {
+        self.options.algorithm == Algorithm::MaxN && self.pos.state().in_game.count() > 2
+    }
+
+    /// Counts a node; every few nodes looks whether the search must end.
+    pub(super) fn visit(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.nodes.is_multiple_of(super::CHECK_EVERY) {
+            self.shared.nodes.fetch_add(super::CHECK_EVERY, AtomicOrdering::Relaxed);
+            if self.shared.must_stop() {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// The table key of the current position for this search: positions are
+    /// valued differently per algorithm, and with three players per root.
+    pub(super) fn key(&self) -> u64 {
+        let algorithm = if self.pos.state().in_game.count() > 2 {
+            self.options.algorithm as usize
+        } else {
+            Algorithm::Paranoid as usize
+        };
+        let mut key = self.pos.hash() ^ ALGORITHM_SALT[algorithm];
+        if self.pos.state().in_game.count() > 2 && algorithm != Algorithm::MaxN as usize {
+            key ^= ROOT_SALT[self.root.index()];
+        }
+        key
+    }
+
+    /// `+1` when the root player moves, `-1` when the coalition does.
+    pub(super) fn side(&self) -> i32 {
+        if self.pos.to_move() == self.root { 1 } else { -1 }
+    }
+
+    /// The value of per-player `scores` for the root player: its score
+    /// against the average of the others still in the game.
+    fn root_value(&self, scores: [i32; MAX_PLAYERS]) -> i32 {
+        let mut others = 0;
+        let mut count = 0;
+        for p in self.pos.state().in_game.iter() {
+            if p != self.root {
+                others += scores[p.index()];
+                count += 1;
+            }
+        }
+        (scores[self.root.index()] - others / count.max(1)).clamp(-DECIDED_SCORE + 1, DECIDED_SCORE - 1)
+    }
+
+    /// The static value for the side to move, computed in full only when
+    /// the cheap part is not already clearly outside `(alpha, beta)`.
+    fn side_eval(&mut self, alpha: i32, beta: i32) -> i32 {
+        let fast_scores = eval::evaluate_fast_from(&self.pos, &self.psq);
+        let fast = self.for_side(self.root_value(fast_scores));
+        if fast - eval::LAZY_MARGIN >= beta || fast + eval::LAZY_MARGIN <= alpha {
+            return fast;
+        }
+        let activity = self.activity();
+        let full = std::array::from_fn(|p| fast_scores[p] + activity[p]);
+        self.for_side(self.root_value(full))
+    }
+
+    /// The activity part of the evaluation, through a small per-thread cache.
+    fn activity(&mut self) -> [i32; MAX_PLAYERS] {
+        let key = self.pos.hash();
+        let slot = key as usize % self.activity_cache.len();
+        if let Some((k, v)) = self.activity_cache[slot]
+            && k == key
+        {
+            return v;
+        }
+        let v = eval::evaluate_activity(&self.pos);
+        self.activity_cache[slot] = Some((key, v));
+        v
+    }
+
+    /// The value of an ended game at `ply` from the root player's view.
+    pub(super) fn outcome_for_root(&self, outcome: &crate::rules::Outcome, ply: usize) -> i32 {
+        outcome_value(outcome, &self.pos, self.root, ply)
+    }
+
+    /// Ends that need no move generation: the root player out, a game over
+    /// by rule, a repetition or the move-count rules. Root player's view.
+    pub(super) fn early_end(&self, ply: usize) -> Option<i32> {
+        let pos = &self.pos;
+        if !pos.state().in_game.has(self.root) {
+            return Some(-(WIN_SCORE - ply as i32));
+        }
+        if rules::finished_by_rule(pos) {
+            let outcome = pos.outcome().unwrap_or_else(|| pos.drawn(EndReason::LastPlayer));
+            return Some(self.outcome_for_root(&outcome, ply));
+        }
+        if pos.is_repetition(1) {
+            return Some(self.outcome_for_root(&pos.drawn(EndReason::Repetition), ply));
+        }
+        pos.move_rule_outcome().map(|o| self.outcome_for_root(&o, ply))
+    }
+
+    /// Iterative deepening over `root_moves` up to `max_depth`, reporting
+    /// each completed depth (main thread) and stopping at `soft` time.
+    pub fn iterate(
+        &mut self,
+        root_moves: &MoveList,
+        max_depth: u32,
+        soft: Option<Duration>,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let mut moves: Vec<RootMove> = root_moves
+            .iter()
+            .map(|&mv| RootMove { mv, score: -INFINITE, pv: vec![mv] })
+            .collect();
+        let multi_pv = if self.id == 0 { self.options.multi_pv.clamp(1, moves.len()) } else { 1 };
+        let mut result = SearchResult {
+            best: moves[0].mv,
+            ponder: None,
+            nodes: 0,
+            depth: 0,
+            score: 0,
+        };
+        let first_depth = 1 + (self.id % 2) as u32;
+        for depth in first_depth..=max_depth {
+            for pv_index in 0..multi_pv {
+                let previous = moves[pv_index].score;
+                self.search_root(&mut moves[pv_index..], depth, previous);
+                if self.aborted {
+                    break;
+                }
+            }
+            if self.aborted && result.depth > 0 {
+                break;
+            }
+            moves[..multi_pv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            result = SearchResult {
+                best: moves[0].mv,
+                ponder: moves[0].pv.get(1).copied(),
+                nodes: self.nodes,
+                depth,
+                score: moves[0].score,
+            };
+            if self.id == 0 {
+                self.report(&moves[..multi_pv], depth, report);
+            }
+            if self.aborted {
+                break;
+            }
+            let elapsed = self.shared.start.elapsed();
+            if soft.is_some_and(|s| elapsed >= s * NEW_DEPTH_SHARE / 1000) {
+                break;
+            }
+        }
+        self.shared.nodes.fetch_add(self.nodes % super::CHECK_EVERY, AtomicOrdering::Relaxed);
+        result
+    }
+
+    fn report(&self, lines: &[RootMove], depth: u32, report: &mut dyn FnMut(&Info)) {
+        let game = self.pos.game();
+        for (i, line) in lines.iter().enumerate() {
+            let scores = if game.players > 2 {
+                self.player_scores(&line.pv)
+            } else {
+                Vec::new()
+            };
+            report(&Info {
+                depth,
+                seldepth: self.seldepth as u32,
+                multipv: i + 1,
+                nodes: self.shared.nodes.load(AtomicOrdering::Relaxed) + self.nodes % super::CHECK_EVERY,
+                time: self.shared.start.elapsed(),
+                hashfull: self.shared.tt.hashfull(),
+                score: line.score,
+                scores,
+                pv: line.pv.clone(),
+            });
+        }
+    }
+
+    /// Each player's score at the end of `pv`: its evaluation against the
+    /// average of the others.
+    fn player_scores(&self, pv: &[Move]) -> Vec<(char, i32)> {
+        let mut pos = self.pos.scratch_copy();
+        for &m in pv {
+            if !pos.legal_moves().contains(&m) {
+                break;
+            }
+            pos.make(m);
+        }
+        let scores = eval::evaluate(&pos);
+        let game = pos.game();
+        (0..game.players)
+            .map(|p| {
+                let others: Vec<i32> = (0..game.players)
+                    .filter(|&o| o != p && pos.state().in_game.has(Player::new(o)))
+                    .map(|o| scores[o])
+                    .collect();
+                let average = others.iter().sum::<i32>() / others.len().max(1) as i32;
+                let value = if pos.state().in_game.has(Player::new(p)) {
+                    scores[p] - average
+                } else {
+                    -DECIDED_SCORE
+                };
+                (game.letters[p], value)
+            })
+            .collect()
+    }
+
+    /// Searches the root moves at `depth` (the first of `moves` is the
+    /// line being completed; MultiPV passes the rest). Aspiration windows
+    /// around `previous`, widened on failure.
+    fn search_root(&mut self, moves: &mut [RootMove], depth: u32, previous: i32) {
+        let depth = depth as i32;
+        if self.uses_maxn() {
+            self.search_root_maxn(moves, depth);
+            return;
+        }
+        let (mut alpha, mut beta) = (-INFINITE, INFINITE);
+        let mut delta = ASPIRATION;
+        if depth as u32 >= ASPIRATION_DEPTH && previous.abs() < DECIDED_SCORE {
+            alpha = previous - delta;
+            beta = previous + delta;
+        }
+        loop {
+            let best = self.root_pass(moves, depth, alpha, beta);
+            if self.aborted {
+                return;
+            }
+            if best <= alpha && alpha > -INFINITE {
+                alpha = (alpha - delta).max(-INFINITE);
+            } else if best >= beta && beta < INFINITE {
+                beta = (beta + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta *= 2;
+        }
+    }
+
+    /// One pass over the root moves within `(alpha, beta)`; sorts the best first.
+    fn root_pass(&mut self, moves: &mut [RootMove], depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = -INFINITE;
+        let mut best_index = 0;
+        for i in 0..moves.len() {
+            let m = moves[i].mv;
+            let undo = self.play(m);
+            let value = if i == 0 {
+                self.child(1, depth - 1, 1, alpha, beta)
+            } else {
+                let v = self.child(1, depth - 1, 1, alpha, alpha + 1);
+                if v > alpha && v < beta {
+                    self.child(1, depth - 1, 1, alpha, beta)
+                } else {
+                    v
+                }
+            };
+            self.take_back(m, &undo);
+            if self.aborted {
+                break;
+            }
+            if value > best {
+                best = value;
+                best_index = i;
+            }
+            if value > alpha || i == 0 {
+                moves[i].score = value;
+                let mut line = vec![m];
+                line.extend_from_slice(&self.pv[1]);
+                moves[i].pv = line;
+                alpha = alpha.max(value);
+            } else {
+                moves[i].score = -INFINITE;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        if !self.aborted || best > -INFINITE {
+            moves[..=best_index].rotate_right(1);
+        }
+        best
+    }
+
+    /// The value of the position just reached, for the side that moved
+    /// (`parent_side`): the side to move now keeps or negates it.
+    pub(super) fn child(&mut self, parent_side: i32, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        if self.side() == parent_side {
+            self.node(depth, ply, alpha, beta)
+        } else {
+            -self.node(depth, ply, -beta, -alpha)
+        }
+    }
+
+    /// A node: the opponents' layer of BRS+, or alpha-beta.
+    fn node(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        if self.options.algorithm == Algorithm::BestReply
+            && self.pos.to_move() != self.root
+            && self.pos.state().in_game.count() > 2
+            && self.pos.state().in_game.has(self.root)
+            && depth > 0
+        {
+            return self.best_reply_layer(depth, ply, alpha, beta);
+        }
+        self.alphabeta(depth, ply, alpha, beta)
+    }
+
+    /// Converts a root-view value to the view of the side to move.
+    pub(super) fn for_side(&self, root_value: i32) -> i32 {
+        root_value * self.side()
+    }
+
+    /// Alpha-beta with principal-variation search, the table, check
+    /// extension and late-move reductions.
+    fn alphabeta(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.pv[ply].clear();
+        if self.visit(ply) {
+            return 0;
+        }
+        if let Some(v) = self.early_end(ply) {
+            return self.for_side(v);
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(ply, alpha, beta, 0);
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.key();
+        let entry = self.shared.tt.probe(key);
+        let tt_move = entry.map_or(Move::NONE, |e| e.best);
+        if let Some(e) = entry
+            && !pv_node
+            && e.depth >= depth
+        {
+            let score = from_table(e.scores[0], ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
+            }
+        }
+        let mut frame = self.frame(Generate::All, tt_move, ply);
+        if frame.is_empty() {
+            self.stack.pop(frame);
+            let outcome = self.pos.outcome_without_moves();
+            return self.for_side(self.outcome_for_root(&outcome, ply));
+        }
+        let in_check = self.pos.in_check();
+        let depth = if in_check { depth + 1 } else { depth };
+        let side = self.side();
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut i = 0;
+        while let Some(m) = self.stack.pick(&mut frame) {
+            let tactical = Ordering::is_tactical(&self.pos, m);
+            let undo = self.play(m);
+            let value = if i == 0 {
+                self.child(side, depth - 1, ply + 1, alpha, beta)
+            } else {
+                let quiet_late = depth >= 3 && i >= 3 && !tactical && !in_check && !self.pos.in_check();
+                let reduction = if quiet_late { 1 + i32::from(i >= 8) } else { 0 };
+                let mut v = self.child(side, depth - 1 - reduction, ply + 1, alpha, alpha + 1);
+                if v > alpha && (reduction > 0 || v < beta) {
+                    v = self.child(side, depth - 1, ply + 1, alpha, beta);
+                }
+                v
+            };
+            self.take_back(m, &undo);
+            i += 1;
+            if self.aborted {
+                self.stack.pop(frame);
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = m;
+                if value > alpha {
+                    alpha = value;
+                    self.record_line(ply, m);
+                }
+            }
+            if alpha >= beta {
+                if !tactical {
+                    let tried = self.stack.handed_out(&frame);
+                    self.ordering.reward(&self.pos, m, ply, depth, tried);
+                }
+                break;
+            }
+        }
+        self.stack.pop(frame);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            TtEntry { best: best_move, depth, bound, scores: [to_table(best, ply), 0, 0], eval: 0 },
+        );
+        best
+    }
+
+    /// The quiescence search: stand pat on the evaluation, then captures
+    /// and promotions (all moves when in check, for a few plies).
+    pub(super) fn quiesce(&mut self, ply: usize, mut alpha: i32, beta: i32, qply: u32) -> i32 {
+        self.pv[ply].clear();
+        if self.visit(ply) {
+            return 0;
+        }
+        if let Some(v) = self.early_end(ply) {
+            return self.for_side(v);
+        }
+        let stand = self.side_eval(alpha, beta);
+        if ply >= MAX_PLY {
+            return stand;
+        }
+        let in_check = self.pos.in_check() && qply < QUIESCENCE_EVASIONS;
+        let mut best = -INFINITE;
+        if !in_check {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let generate = if in_check { Generate::All } else { Generate::Tactical };
+        let mut frame = self.frame(generate, Move::NONE, ply);
+        if in_check && frame.is_empty() {
+            self.stack.pop(frame);
+            let outcome = self.pos.outcome_without_moves();
+            return self.for_side(self.outcome_for_root(&outcome, ply));
+        }
+        let values = &eval::EvalTables::of(self.pos.variant()).values;
+        let side = self.side();
+        while let Some(m) = self.stack.pick(&mut frame) {
+            if !in_check {
+                let gain = self.pos.piece_at(m.to()).map_or(values[0], |p| values[p.kind().index()])
+                    + m.promotion_kind().map_or(0, |k| values[k.index()]);
+                if stand + gain + DELTA_MARGIN < alpha {
+                    continue;
+                }
+            }
+            let undo = self.play(m);
+            let value = if self.side() == side {
+                self.quiesce(ply + 1, alpha, beta, qply + 1)
+            } else {
+                -self.quiesce(ply + 1, -beta, -alpha, qply + 1)
+            };
+            self.take_back(m, &undo);
+            if self.aborted {
+                self.stack.pop(frame);
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                }
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.stack.pop(frame);
+        best
+    }
+}
+
+/// A score as stored in the table: decided scores relative to the node.
+pub(super) fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= DECIDED_SCORE {
+        score + ply as i32
+    } else if score <= -DECIDED_SCORE {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A score read from the table at `ply`.
+pub(super) fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= DECIDED_SCORE {
+        score - ply as i32
+    } else if score <= -DECIDED_SCORE {
+        score + ply as i32
+    } else {
+        score
+    }
+}

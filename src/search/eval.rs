@@ -1,0 +1,299 @@
+//! The static evaluation: a score per player, from tables computed once per
+//! game out of its geometry (no per-game hand-typed tables): material values
+//! scaled by how far each piece reaches on the board, mobility, centralisation,
+//! pawn progress towards the pawn's promotion cells, and danger around the
+//! king. Star adds the material each player has captured, which counts for
+//! its final points.
+
+use crate::bitboard::Bitboard;
+use crate::geometry::{PerCell, SliderClass, per_cell};
+use crate::position::Position;
+use crate::types::{Army, Cell, MAX_PLAYERS, Piece, PieceKind};
+use crate::variants::{Game, Variant};
+use std::sync::OnceLock;
+
+/// Classical values (centipawns) on the 8×8 board, the scale the other
+/// boards' values are derived from.
+const CHESS_VALUES: [i32; PieceKind::COUNT] = [100, 320, 330, 500, 900, 0];
+
+/// Centipawns per Star point.
+const STAR_POINT: i32 = 100;
+
+/// Centipawns per cell a piece reaches (mobility), by kind.
+const MOBILITY: [i32; PieceKind::COUNT] = [0, 4, 4, 3, 2, 0];
+
+/// Largest centralisation bonus, by kind.
+const CENTRE: [i32; PieceKind::COUNT] = [0, 24, 16, 6, 10, 0];
+
+/// Bonus per step a pawn has come towards promotion, and extra near it.
+const PAWN_STEP: i32 = 6;
+const PAWN_NEAR: [i32; 3] = [120, 60, 25];
+
+/// Penalty per attack of an enemy piece on a cell next to the king.
+const KING_DANGER: i32 = 9;
+
+/// Steps within which cells count for a cell's centralisation.
+const CENTRE_RADIUS: usize = 2;
+
+/// The evaluation tables of one game.
+pub struct EvalTables {
+    /// Material value by kind.
+    pub values: [i32; PieceKind::COUNT],
+    centre: [PerCell<i32>; PieceKind::COUNT],
+    pawn_progress: [PerCell<i32>; MAX_PLAYERS],
+    king_zone: PerCell<Bitboard>,
+}
+
+impl EvalTables {
+    /// The tables of `variant`, built on first use.
+    pub fn of(variant: Variant) -> &'static EvalTables {
+        static TABLES: [OnceLock<EvalTables>; 7] = [const { OnceLock::new() }; 7];
+        let slot = Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0);
+        TABLES[slot].get_or_init(|| EvalTables::build(variant.game()))
+    }
+
+    fn build(game: &'static Game) -> EvalTables {
+        let n = game.geometry.cell_count();
+        let values = if game.variant == Variant::Star {
+            PieceKind::ALL.map(|k| i32::from(Game::star_points(k)) * STAR_POINT)
+        } else {
+            let chess = Variant::Chess.game();
+            PieceKind::ALL.map(|k| {
+                let ratio = average_reach(game, k) / average_reach(chess, k).max(1.0);
+                (f64::from(CHESS_VALUES[k.index()]) * ratio.sqrt()).round() as i32
+            })
+        };
+        let reach_count: Vec<usize> = (0..n)
+            .map(|i| neighbourhood(game, Cell::new(i as u8), CENTRE_RADIUS).count() as usize)
+            .collect();
+        let (lo, hi) = (
+            reach_count.iter().copied().min().unwrap_or(0),
+            reach_count.iter().copied().max().unwrap_or(1),
+        );
+        let span = (hi - lo).max(1) as i32;
+        let centre = PieceKind::ALL.map(|k| {
+            per_cell(n, |c| CENTRE[k.index()] * (reach_count[c.index()] - lo) as i32 / span)
+        });
+        let pawn_progress = std::array::from_fn(|a| pawn_progress(game, Army::new(a)));
+        let king_zone = per_cell(n, |c| game.king_steps(c).with(c));
+        EvalTables {
+            values,
+            centre,
+            pawn_progress,
+            king_zone,
+        }
+    }
+}
+
+/// How many cells a piece of `kind` reaches from an average cell of an empty board.
+fn average_reach(game: &Game, kind: PieceKind) -> f64 {
+    let g = &game.geometry;
+    let total: u32 = g
+        .cells()
+        .map(|c| match kind {
+            PieceKind::Pawn => 1,
+            PieceKind::Knight => g.knight(c).count(),
+            PieceKind::Bishop => g.lines(SliderClass::Diagonal, c).count(),
+            PieceKind::Rook => g.lines(SliderClass::Straight, c).count(),
+            PieceKind::Queen => (g.lines(SliderClass::Diagonal, c) | g.lines(SliderClass::Straight, c)).count(),
+            PieceKind::King => game.king_steps(c).count(),
+        })
+        .sum();
+    f64::from(total) / g.cell_count().max(1) as f64
+}
+
+/// Cells within `radius` king steps of `cell`.
+fn neighbourhood(game: &Game, cell: Cell, radius: usize) -> Bitboard {
+    let mut seen = Bitboard::from_cell(cell);
+    let mut frontier = seen;
+    for _ in 0..radius {
+        let mut next = Bitboard::EMPTY;
+        for c in frontier {
+            next |= game.king_steps(c);
+        }
+        frontier = next & !seen;
+        seen |= next;
+    }
+    seen
+}
+
+/// Bonus of an `army` pawn on each cell for its progress: steps made
+/// towards the nearest promotion cell (over the pawn's own moves), more when
+/// it is close. Cells from which it can never promote get nothing.
+fn pawn_progress(game: &Game, army: Army) -> PerCell<i32> {
+    let n = game.geometry.cell_count();
+    if army.index() >= game.players {
+        return per_cell(n, |_| 0);
+    }
+    let tables = &game.pawns[army.index()];
+    // Distances to promotion: walk the pawn's moves backwards from the promotion cells.
+    let mut distance = vec![usize::MAX; n];
+    let mut frontier: Vec<Cell> = tables.promotion.collect();
+    for &c in &frontier {
+        distance[c.index()] = 0;
+    }
+    let mut d = 0;
+    while !frontier.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for from in game.geometry.cells() {
+            if distance[from.index()] != usize::MAX {
+                continue;
+            }
+            let moves = tables.at(from).single | tables.at(from).captures;
+            if frontier.iter().any(|&t| moves.has(t)) {
+                distance[from.index()] = d;
+                next.push(from);
+            }
+        }
+        frontier = next;
+    }
+    let longest = distance.iter().copied().filter(|&x| x != usize::MAX).max().unwrap_or(0);
+    per_cell(n, |c| match distance[c.index()] {
+        usize::MAX => 0,
+        d => {
+            let near = PAWN_NEAR.get(d.saturating_sub(1)).copied().unwrap_or(0);
+            PAWN_STEP * (longest - d) as i32 + near
+        }
+    })
+}
+
+/// How much mobility and king danger can change a score at most (for lazy
+/// evaluation: a cheap score this far beyond a bound decides alone).
+pub const LAZY_MARGIN: i32 = 250;
+
+impl EvalTables {
+    /// What `piece` on `cell` is worth: material, centralisation and, for a
+    /// pawn, its progress.
+    #[inline(always)]
+    pub fn piece_square(&self, piece: Piece, cell: Cell) -> i32 {
+        let kind = piece.kind().index();
+        let c = cell.index() % crate::types::MAX_CELLS;
+        let progress = if piece.kind() == PieceKind::Pawn {
+            self.pawn_progress[piece.army().index()][c]
+        } else {
+            0
+        };
+        self.values[kind] + self.centre[kind][c] + progress
+    }
+}
+
+/// The sum of [`EvalTables::piece_square`] over each army's pieces.
+pub fn piece_squares(pos: &Position) -> [i32; MAX_PLAYERS] {
+    let t = EvalTables::of(pos.variant());
+    let mut sums = [0; MAX_PLAYERS];
+    for cell in pos.occupied() {
+        if let Some(piece) = pos.piece_at(cell) {
+            sums[piece.army().index()] += t.piece_square(piece, cell);
+        }
+    }
+    sums
+}
+
+/// The cheap part of the evaluation per player, from the armies'
+/// piece-square sums: each player gets the sums of the armies it controls
+/// (and, in Star, the points it has captured).
+pub fn evaluate_fast_from(pos: &Position, armies: &[i32; MAX_PLAYERS]) -> [i32; MAX_PLAYERS] {
+    let state = pos.state();
+    let mut score = [0i32; MAX_PLAYERS];
+    for (army, &sum) in armies.iter().enumerate() {
+        if let Some(p) = state.controller[army]
+            && state.in_game.has(p)
+        {
+            score[p.index()] += sum;
+        }
+    }
+    if pos.variant() == Variant::Star {
+        for p in state.in_game.iter() {
+            score[p.index()] += i32::from(state.captured[p.index()]) * STAR_POINT;
+        }
+    }
+    score
+}
+
+/// The cheap part of the evaluation: material, centralisation, pawn
+/// progress (and Star's captured points), per player.
+pub fn evaluate_fast(pos: &Position) -> [i32; MAX_PLAYERS] {
+    evaluate_fast_from(pos, &piece_squares(pos))
+}
+
+/// The static score of each player (absolute strength; only players still
+/// in the game are meaningful).
+pub fn evaluate(pos: &Position) -> [i32; MAX_PLAYERS] {
+    let mut score = evaluate_fast(pos);
+    let activity = evaluate_activity(pos);
+    for (s, a) in score.iter_mut().zip(activity) {
+        *s += a;
+    }
+    score
+}
+
+/// The expensive part of the evaluation, per player: mobility of the
+/// pieces, minus the attacks of enemy pieces on the cells around its king.
+pub fn evaluate_activity(pos: &Position) -> [i32; MAX_PLAYERS] {
+    let t = EvalTables::of(pos.variant());
+    let occupied = pos.occupied();
+    let mut score = [0i32; MAX_PLAYERS];
+    let mut zones = [Bitboard::EMPTY; MAX_PLAYERS];
+    let players = pos.state().in_game;
+    for p in players.iter() {
+        if let Some(k) = pos.king_of(p) {
+            zones[p.index()] = t.king_zone[k.index() % crate::types::MAX_CELLS];
+        }
+    }
+    let all_zones = zones.iter().fold(Bitboard::EMPTY, |acc, &z| acc | z);
+    for p in players.iter() {
+        let own = pos.pieces_of(p);
+        let mut mobility = 0;
+        for kind in [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen] {
+            for from in pos.kind(kind) & own {
+                let reach = pos.reach(kind, from, occupied);
+                mobility += MOBILITY[kind.index()] * (reach & !own).count() as i32;
+                if (reach & all_zones).nonempty() {
+                    for q in players.iter() {
+                        if q != p {
+                            score[q.index()] -= KING_DANGER * (reach & zones[q.index()]).count() as i32;
+                        }
+                    }
+                }
+            }
+        }
+        score[p.index()] += mobility;
+    }
+    score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_follow_the_board() {
+        let chess = EvalTables::of(Variant::Chess);
+        assert_eq!(chess.values[PieceKind::Queen.index()], 900);
+        let pyramid = EvalTables::of(Variant::Pyramid);
+        assert!(pyramid.values[PieceKind::Queen.index()] > 900, "26 directions reach further");
+        let star = EvalTables::of(Variant::Star);
+        assert_eq!(star.values[PieceKind::Rook.index()], 400);
+    }
+
+    #[test]
+    fn start_positions_are_balanced() {
+        for v in Variant::ALL {
+            let pos = Position::start(v);
+            let s = evaluate(&pos);
+            let players = v.game().players;
+            for p in 1..players {
+                assert_eq!(s[p], s[0], "{v}: the start position is symmetric");
+            }
+        }
+    }
+
+    #[test]
+    fn pawns_gain_as_they_advance() {
+        let t = EvalTables::of(Variant::Chess);
+        let g = &Variant::Chess.game().geometry;
+        let bonus = |n: &str| t.pawn_progress[0][g.cell(n).unwrap().index()];
+        assert!(bonus("e7") > bonus("e5") && bonus("e5") > bonus("e2"));
+    }
+}

@@ -1,0 +1,204 @@
+//! Max-n: every player maximises its own score. Scores are utilities that
+//! sum to zero over the players in the game, so a parent's player can
+//! prune a child as soon as the child's mover has secured more than the
+//! parent's player could still get there (shallow pruning).
+
+use super::alphabeta::{Generate, RootMove, Worker};
+use super::ordering::{MAX_PLY, Ordering};
+use super::tt::{Bound, TtEntry};
+use super::{WIN_SCORE, eval};
+use crate::moves::Move;
+use crate::rules::{self, EndReason, Outcome};
+use crate::types::{MAX_PLAYERS, Player};
+
+/// A utility per player.
+type Utilities = [i32; MAX_PLAYERS];
+
+/// Largest evaluation utility, below every decided score.
+const EVAL_LIMIT: i32 = WIN_SCORE / 4;
+/// Quiescence plies of max-n.
+const QUIESCENCE_PLIES: u32 = 3;
+/// Captures tried per max-n quiescence node (most valuable victims first).
+const QUIESCENCE_WIDTH: usize = 6;
+
+impl Worker<'_> {
+    /// Max-n at the root: each root move valued by the root player's utility.
+    pub(super) fn search_root_maxn(&mut self, moves: &mut [RootMove], depth: i32) {
+        let mut best = -WIN_SCORE - 1;
+        let mut best_index = 0;
+        for i in 0..moves.len() {
+            let m = moves[i].mv;
+            let undo = self.play(m);
+            let values = self.maxn(depth - 1, 1, None);
+            self.take_back(m, &undo);
+            if self.aborted {
+                break;
+            }
+            let value = values[self.root.index()];
+            moves[i].score = value;
+            let mut line = vec![m];
+            line.extend_from_slice(&self.pv[1]);
+            moves[i].pv = line;
+            if value > best {
+                best = value;
+                best_index = i;
+            }
+        }
+        moves[..=best_index].rotate_right(1);
+    }
+
+    /// Utilities from the static evaluation: each player's score against
+    /// the mean of the players in the game.
+    fn utilities(&self) -> Utilities {
+        let scores = eval::evaluate(&self.pos);
+        let in_game = self.pos.state().in_game;
+        let players: Vec<Player> = in_game.iter().collect();
+        let mean = players.iter().map(|p| scores[p.index()]).sum::<i32>() / players.len().max(1) as i32;
+        let mut u = [0; MAX_PLAYERS];
+        for &p in &players {
+            u[p.index()] = (scores[p.index()] - mean).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+        balance(&mut u, &players);
+        u
+    }
+
+    /// Utilities of an ended game: each player's points against the mean.
+    fn outcome_utilities(&self, outcome: &Outcome, ply: usize) -> Utilities {
+        let players = self.pos.game().players;
+        let best = outcome.points.iter().copied().fold(0.0_f64, f64::max).max(1.0);
+        let mean = outcome.points.iter().take(players).sum::<f64>() / players as f64;
+        let scale = f64::from(WIN_SCORE - ply as i32) / best;
+        let mut u = [0; MAX_PLAYERS];
+        for (p, slot) in u.iter_mut().enumerate().take(players) {
+            *slot = ((outcome.points[p] - mean) * scale).round() as i32;
+        }
+        let all: Vec<Player> = (0..players).map(Player::new).collect();
+        balance(&mut u, &all);
+        u
+    }
+
+    /// Utilities of an end that needs no move generation, if any.
+    fn end_utilities(&self, ply: usize) -> Option<Utilities> {
+        let pos = &self.pos;
+        let outcome = if rules::finished_by_rule(pos) {
+            pos.outcome().unwrap_or_else(|| pos.drawn(EndReason::LastPlayer))
+        } else if pos.is_repetition(1) {
+            pos.drawn(EndReason::Repetition)
+        } else {
+            pos.draw_outcome()?
+        };
+        Some(self.outcome_utilities(&outcome, ply))
+    }
+
+    /// The max-n value of the current position. `parent` is the parent's
+    /// mover and the utility it has secured so far (for shallow pruning).
+    fn maxn(&mut self, depth: i32, ply: usize, parent: Option<(Player, i32)>) -> Utilities {
+        self.pv[ply].clear();
+        if self.visit(ply) {
+            return [0; MAX_PLAYERS];
+        }
+        if let Some(u) = self.end_utilities(ply) {
+            return u;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.maxn_quiesce(ply, 0);
+        }
+        let key = self.key();
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry
+            && e.depth >= depth
+            && e.bound == Bound::Exact
+        {
+            return e.scores;
+        }
+        let tt_move = entry.map_or(Move::NONE, |e| e.best);
+        let mut frame = self.frame(Generate::All, tt_move, ply);
+        if frame.is_empty() {
+            self.stack.pop(frame);
+            let outcome = self.pos.outcome_without_moves();
+            return self.outcome_utilities(&outcome, ply);
+        }
+        let mover = self.pos.to_move();
+        let two_left = self.pos.state().in_game.count() <= 2;
+        let mut best: Option<Utilities> = None;
+        let mut best_move = Move::NONE;
+        let mut pruned = false;
+        while let Some(m) = self.stack.pick(&mut frame) {
+            let undo = self.play(m);
+            let secured = best.map_or(-WIN_SCORE - 1, |b| b[mover.index()]);
+            let values = self.maxn(depth - 1, ply + 1, Some((mover, secured)));
+            self.take_back(m, &undo);
+            if self.aborted {
+                self.stack.pop(frame);
+                return [0; MAX_PLAYERS];
+            }
+            if best.is_none_or(|b| values[mover.index()] > b[mover.index()]) {
+                best = Some(values);
+                best_move = m;
+                self.record_line(ply, m);
+            }
+            let mine = best.map_or(0, |b| b[mover.index()]);
+            if let Some((p, secured)) = parent
+                && p != mover
+            {
+                // The parent's player gets at most this much from this node.
+                let ceiling = if two_left { -mine } else { WIN_SCORE - mine };
+                if ceiling <= secured {
+                    pruned = true;
+                    if !Ordering::is_tactical(&self.pos, m) {
+                        self.ordering.reward(&self.pos, m, ply, depth, &[]);
+                    }
+                    break;
+                }
+            }
+        }
+        self.stack.pop(frame);
+        let best = best.unwrap_or([0; MAX_PLAYERS]);
+        let bound = if pruned { Bound::Lower } else { Bound::Exact };
+        self.shared.tt.store(key, TtEntry { best: best_move, depth, bound, scores: best, eval: 0 });
+        best
+    }
+
+    /// Max-n's quiescence: the mover may stand on the evaluation or take;
+    /// a few plies of the most valuable captures.
+    fn maxn_quiesce(&mut self, ply: usize, qply: u32) -> Utilities {
+        self.pv[ply].clear();
+        if self.visit(ply) {
+            return [0; MAX_PLAYERS];
+        }
+        if let Some(u) = self.end_utilities(ply) {
+            return u;
+        }
+        let stand = self.utilities();
+        if qply >= QUIESCENCE_PLIES || ply >= MAX_PLY {
+            return stand;
+        }
+        let mut frame = self.frame(Generate::Tactical, Move::NONE, ply);
+        let mover = self.pos.to_move();
+        let mut best = stand;
+        for _ in 0..QUIESCENCE_WIDTH {
+            let Some(m) = self.stack.pick(&mut frame) else { break };
+            let undo = self.play(m);
+            let values = self.maxn_quiesce(ply + 1, qply + 1);
+            self.take_back(m, &undo);
+            if self.aborted {
+                self.stack.pop(frame);
+                return [0; MAX_PLAYERS];
+            }
+            if values[mover.index()] > best[mover.index()] {
+                best = values;
+            }
+        }
+        self.stack.pop(frame);
+        best
+    }
+}
+
+/// Makes the utilities of `players` sum to exactly zero (rounding and
+/// clamping can leave a remainder), taking it from the first player.
+fn balance(u: &mut Utilities, players: &[Player]) {
+    let sum: i32 = players.iter().map(|p| u[p.index()]).sum();
+    if let Some(first) = players.first() {
+        u[first.index()] -= sum;
+    }
+}

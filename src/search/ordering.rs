@@ -1,0 +1,190 @@
+//! Move ordering: the table's move first, then captures by victim and
+//! attacker, promotions, the killer moves of the ply, and quiet moves by
+//! their history.
+
+use super::eval::EvalTables;
+use crate::movegen::MoveSink;
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::types::{MAX_CELLS, MAX_PLAYERS, PieceKind};
+
+/// Plies with killer slots.
+pub const MAX_PLY: usize = 128;
+
+/// Ordering keys, highest first.
+const TT_MOVE: i32 = 2_000_000_000;
+const CAPTURE: i32 = 1_000_000_000;
+const PROMOTION: i32 = 900_000_000;
+const KILLER: i32 = 800_000_000;
+/// History values stay below this (they are halved when one reaches it).
+const HISTORY_LIMIT: i32 = 1 << 24;
+
+/// Per-thread ordering statistics.
+pub struct Ordering {
+    killers: Vec<[Move; 2]>,
+    history: Vec<i32>,
+}
+
+impl Default for Ordering {
+    fn default() -> Self {
+        Ordering {
+            killers: vec![[Move::NONE; 2]; MAX_PLY + 1],
+            history: vec![0; MAX_PLAYERS * MAX_CELLS * MAX_CELLS],
+        }
+    }
+}
+
+impl Ordering {
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        *self = Ordering::default();
+    }
+
+    fn history_slot(pos: &Position, m: Move) -> usize {
+        (pos.to_move().index() * MAX_CELLS + m.from().index()) * MAX_CELLS + m.to().index()
+    }
+
+    /// Whether `m` takes a piece or promotes.
+    pub fn is_tactical(pos: &Position, m: Move) -> bool {
+        m.kind() == MoveKind::EnPassant
+            || m.promotion_kind().is_some()
+            || (m.kind() == MoveKind::Normal && pos.piece_at(m.to()).is_some())
+    }
+
+    /// The ordering key of a capture or promotion: most valuable victim
+    /// first, least valuable attacker breaking ties.
+    pub fn tactical_key(pos: &Position, m: Move) -> i32 {
+        let values = &EvalTables::of(pos.variant()).values;
+        let victim = match m.kind() {
+            MoveKind::EnPassant => values[PieceKind::Pawn.index()],
+            _ => pos.piece_at(m.to()).map_or(0, |p| values[p.kind().index()]),
+        };
+        let attacker = pos.piece_at(m.from()).map_or(0, |p| values[p.kind().index()]);
+        let promotion = m.promotion_kind().map_or(0, |k| values[k.index()]);
+        let base = if victim > 0 { CAPTURE } else { PROMOTION };
+        base + 16 * (victim + promotion) - attacker / 16
+    }
+
+    /// The ordering key of `m` in `pos` at `ply`; `tt_move` goes first.
+    pub fn key(&self, pos: &Position, m: Move, tt_move: Move, ply: usize) -> i32 {
+        let killers = &self.killers[ply.min(MAX_PLY)];
+        if m == tt_move {
+            TT_MOVE
+        } else if Self::is_tactical(pos, m) {
+            Self::tactical_key(pos, m)
+        } else if m == killers[0] {
+            KILLER + 1
+        } else if m == killers[1] {
+            KILLER
+        } else {
+            self.history[Self::history_slot(pos, m)]
+        }
+    }
+
+    /// Records that quiet move `m` refuted a position at `ply` searched to `depth`.
+    pub fn reward(&mut self, pos: &Position, m: Move, ply: usize, depth: i32, tried: &[Move]) {
+        let slot = &mut self.killers[ply.min(MAX_PLY)];
+        if slot[0] != m {
+            slot[1] = slot[0];
+            slot[0] = m;
+        }
+        let bonus = (depth * depth).min(400);
+        let h = Self::history_slot(pos, m);
+        self.history[h] += bonus;
+        for &other in tried {
+            if other != m && !Self::is_tactical(pos, other) {
+                let o = Self::history_slot(pos, other);
+                self.history[o] -= bonus;
+            }
+        }
+        if self.history[h] > HISTORY_LIMIT {
+            for v in &mut self.history {
+                *v /= 2;
+            }
+        }
+    }
+}
+
+/// The moves of every node on the search path, one frame per node, in one
+/// buffer that grows once and is reused (no fixed-size list is copied per node).
+#[derive(Default)]
+pub struct MoveStack {
+    moves: Vec<Move>,
+    keys: Vec<i32>,
+}
+
+/// One node's moves on the [`MoveStack`]: `start..end`, of which those
+/// before `next` have been handed out.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    start: usize,
+    end: usize,
+    next: usize,
+}
+
+impl Frame {
+    /// Number of moves.
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    /// Whether the node has no move.
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+}
+
+/// Collects generated moves onto the stack.
+pub struct StackSink<'a>(&'a mut Vec<Move>);
+
+impl MoveSink for StackSink<'_> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.0.push(m);
+    }
+}
+
+impl MoveStack {
+    /// Generates moves with `generate` into a new frame on top and keys
+    /// them with `key`.
+    pub fn push(
+        &mut self,
+        generate: impl FnOnce(&mut StackSink),
+        key: impl Fn(Move) -> i32,
+    ) -> Frame {
+        let start = self.moves.len();
+        generate(&mut StackSink(&mut self.moves));
+        let end = self.moves.len();
+        self.keys.truncate(start);
+        self.keys.extend(self.moves[start..end].iter().map(|&m| key(m)));
+        Frame { start, end, next: start }
+    }
+
+    /// The best move of `frame` not handed out yet.
+    pub fn pick(&mut self, frame: &mut Frame) -> Option<Move> {
+        if frame.next >= frame.end {
+            return None;
+        }
+        let mut best = frame.next;
+        for i in frame.next + 1..frame.end {
+            if self.keys[i] > self.keys[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(frame.next, best);
+        self.keys.swap(frame.next, best);
+        frame.next += 1;
+        Some(self.moves[frame.next - 1])
+    }
+
+    /// The moves of `frame` handed out so far, in order.
+    pub fn handed_out(&self, frame: &Frame) -> &[Move] {
+        &self.moves[frame.start..frame.next]
+    }
+
+    /// Removes `frame` (and anything above it).
+    pub fn pop(&mut self, frame: Frame) {
+        self.moves.truncate(frame.start);
+        self.keys.truncate(frame.start);
+    }
+}
