@@ -1,13 +1,15 @@
 //! Triskel: a game engine for chess variants of three players and of 3-D boards.
 
+pub mod bench;
 pub mod bitboard;
 pub mod display;
 pub mod geometry;
 pub mod movegen;
-pub mod notation;
 pub mod moves;
+pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod types;

@@ -50,11 +50,15 @@ impl Output {
     }
 
     fn lock(&self) -> MutexGuard<'_, Box<dyn Write + Send>> {
-        self.sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.sink
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
 /// `text` on one line: line breaks and other control characters become spaces.
 pub fn one_line(text: &str) -> String {
-    text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }

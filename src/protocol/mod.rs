@@ -1,0 +1,439 @@
+//! The engine's text protocol: UCI as Stockfish speaks it, extended to games
+//! of three players (clocks per player letter, game ends with points).
+//!
+//! Commands are read on the calling thread; searches and perft run on a
+//! worker thread, so `isready` and `stop` are answered while they run.
+//! protocol.md describes every command and answer.
+
+pub mod go;
+pub mod options;
+pub mod output;
+pub mod setup;
+pub mod worker;
+
+pub use output::Output;
+
+use crate::bench::{self, BenchConfig};
+use crate::notation::NULL_MOVE_TEXT;
+use crate::perft;
+use crate::position::Position;
+use crate::search::{self, Limits};
+use go::{GoCommand, bestmove_line, info_line, parse_go};
+use options::{AFTER_MATE, OptionSpec, Options, UCI_VARIANT};
+use output::one_line;
+use setup::Setup;
+use std::io::BufRead;
+use worker::{StopSignal, Worker};
+
+/// The engine's name.
+pub const ENGINE_NAME: &str = "Triskel";
+/// The engine's authors, as `id author` gives them.
+pub const AUTHOR: &str = "the Triskel developers";
+/// The engine's version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Why `go` and `bench` are refused while the worker runs.
+const BUSY: &str = "a search, perft or bench is running (send stop first)";
+
+/// Longest part of an input line quoted back in an error message.
+const MAX_QUOTED_CHARS: usize = 60;
+
+/// Longest error message (longer ones, quoting long input, are cut).
+const MAX_MESSAGE_CHARS: usize = 1000;
+
+/// The commands and what they do, as `help` lists them.
+const COMMANDS: [(&str, &str); 14] = [
+    (
+        "uci",
+        "identify the engine and list its options, then uciok",
+    ),
+    ("isready", "answer readyok (at once, also while searching)"),
+    ("ucinewgame", "a new game begins (clears search state)"),
+    (
+        "setoption name <id> [value <x>]",
+        "set an option ('uci' lists them)",
+    ),
+    (
+        "position startpos|fen <position> [moves <m> ...]",
+        "set the position of the current game",
+    ),
+    (
+        "go [depth|nodes|movetime|movestogo <n>] [<letter>time|<letter>inc <ms>] [infinite] [searchmoves <m> ...]",
+        "search the position; info lines, then one bestmove",
+    ),
+    ("go perft <depth>", "count the move tree below each move"),
+    ("stop", "end the running search, perft or bench"),
+    ("ponderhit", "(pondering is not supported)"),
+    ("d", "show the position"),
+    ("bench [depth <n>] [threads <n>]", "run the benchmark"),
+    ("debug on|off", "accepted; no effect"),
+    ("help", "this list"),
+    ("quit", "stop any search and exit"),
+];
+
+/// The line the engine prints when it starts.
+pub fn greeting() -> String {
+    format!("{ENGINE_NAME} {VERSION} by {AUTHOR}; 'help' lists the commands")
+}
+
+/// Whether to go on reading commands after one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next command.
+    Continue,
+    /// `quit` was received.
+    Quit,
+}
+
+/// The protocol's state: options, the current position and the worker.
+pub struct Engine {
+    out: Output,
+    options: Options,
+    setup: Setup,
+    position: Position,
+    worker: Worker,
+}
+
+/// Runs the protocol: prints the greeting, then handles the lines of
+/// `input` until `quit` or end of input, then stops any running search
+/// (which still prints its `bestmove`).
+pub fn run(mut input: impl BufRead, out: Output) {
+    out.line(&greeting());
+    let mut engine = Engine::new(out);
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if engine.handle(&String::from_utf8_lossy(&bytes)) == Flow::Quit {
+            break;
+        }
+    }
+    engine.shutdown();
+}
+
+impl Engine {
+    /// An engine with default options and the start position of the default game.
+    pub fn new(out: Output) -> Engine {
+        let options = Options::default();
+        let setup = Setup::default();
+        let position = Position::start(options.variant());
+        Engine {
+            out,
+            options,
+            setup,
+            position,
+            worker: Worker::new(),
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The current options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Handles one input line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = words.split_first() else {
+            return Flow::Continue;
+        };
+        match command {
+            "uci" => self.uci(),
+            "isready" => self.out.line("readyok"),
+            "ucinewgame" => {}
+            "setoption" => self.setoption(args),
+            "position" => self.position_command(args),
+            "go" => self.go(args),
+            "stop" => self.worker.stop(),
+            "ponderhit" => self.out.error("ponderhit: pondering is not supported"),
+            "d" => self.display(),
+            "bench" => self.bench(args),
+            "debug" if matches!(args, ["on"] | ["off"]) => {}
+            "debug" => self.out.error("debug takes on or off"),
+            "help" => self.help(),
+            "quit" => return Flow::Quit,
+            _ => self.out.error(&format!(
+                "unknown command '{}' ('help' lists the commands)",
+                quoted(line.trim())
+            )),
+        }
+        Flow::Continue
+    }
+
+    /// Stops a running search, perft or bench and waits for its final output.
+    pub fn shutdown(&mut self) {
+        self.worker.stop();
+    }
+
+    fn uci(&self) {
+        let mut lines = vec![
+            format!("id name {ENGINE_NAME} {VERSION}"),
+            format!("id author {AUTHOR}"),
+            String::new(),
+        ];
+        lines.extend(Options::uci_lines());
+        lines.push("uciok".to_string());
+        self.out.block(lines);
+    }
+
+    fn help(&self) {
+        let mut lines = vec![
+            greeting(),
+            "Commands (protocol.md has the details):".to_string(),
+        ];
+        for (command, what) in COMMANDS {
+            lines.push(format!("  {command}"));
+            lines.push(format!("      {what}"));
+        }
+        self.out.block(lines);
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        let Some(("name", rest)) = args.split_first().map(|(&w, rest)| (w, rest)) else {
+            self.out
+                .error("setoption needs: setoption name <id> [value <x>]");
+            return;
+        };
+        let value_at = rest.iter().position(|&w| w == "value");
+        let (name_words, value) = match value_at {
+            Some(i) => (&rest[..i], Some(rest[i + 1..].join(" "))),
+            None => (rest, None),
+        };
+        if name_words.is_empty() {
+            self.out.error("setoption: the option name is missing");
+            return;
+        }
+        let name = name_words.join(" ");
+        let set = match self.options.set(&name, value.as_deref()) {
+            Ok(spec) => spec,
+            Err(why) => {
+                self.out.error(&quoted_message(&why));
+                return;
+            }
+        };
+        self.after_option(set);
+    }
+
+    /// Applies the change of an option that affects the position.
+    fn after_option(&mut self, set: &OptionSpec) {
+        let variant = self.options.variant();
+        let after_mate = self.options.after_mate();
+        if set.name == UCI_VARIANT {
+            self.reset_to_start();
+        } else if set.name == AFTER_MATE {
+            match self.setup.build(variant, after_mate) {
+                Ok(pos) => self.position = pos,
+                Err(why) => {
+                    self.out.error(&format!(
+                        "the position cannot be replayed under AfterMate {}: {}; back to the start position",
+                        after_mate.name(),
+                        quoted_message(&why)
+                    ));
+                    self.reset_to_start();
+                }
+            }
+        }
+    }
+
+    /// Sets the start position of the current game.
+    fn reset_to_start(&mut self) {
+        let variant = self.options.variant();
+        self.setup = Setup::default();
+        self.position = self
+            .setup
+            .build(variant, self.options.after_mate())
+            .unwrap_or_else(|_| Position::start(variant));
+    }
+
+    fn position_command(&mut self, args: &[&str]) {
+        let result = Setup::parse(args).and_then(|setup| {
+            let pos = setup.build(self.options.variant(), self.options.after_mate())?;
+            Ok((setup, pos))
+        });
+        match result {
+            Ok((setup, pos)) => {
+                self.setup = setup;
+                self.position = pos;
+            }
+            Err(why) => self.out.error(&format!(
+                "position refused, the previous position stays: {}",
+                quoted_message(&why)
+            )),
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if self.worker.is_busy() {
+            self.out.error(&format!("go refused: {BUSY}; it goes on"));
+            return;
+        }
+        let command = match parse_go(&self.position, args) {
+            Ok(command) => command,
+            Err(why) => {
+                self.out
+                    .error(&format!("go refused: {}", quoted_message(&why)));
+                return;
+            }
+        };
+        let pos = self.position.clone();
+        let started = match command {
+            GoCommand::Perft(depth) => {
+                let threads = self.options.threads();
+                self.worker.start(&self.out, Vec::new(), move |signal, _| {
+                    perft_job(&pos, depth, threads, signal)
+                })
+            }
+            GoCommand::Search(limits) => {
+                let fallback_move = pos
+                    .legal_moves()
+                    .first()
+                    .map_or_else(|| NULL_MOVE_TEXT.to_string(), |&m| pos.move_text(m));
+                let fallback = vec![format!("bestmove {fallback_move}")];
+                self.worker.start(&self.out, fallback, move |signal, out| {
+                    search_job(&pos, &limits, signal, out)
+                })
+            }
+        };
+        if let Err(why) = started {
+            self.out.error(&format!("go refused: {why}"));
+        }
+    }
+
+    fn display(&self) {
+        let pos = &self.position;
+        let game = pos.game();
+        let mover = pos.to_move().index();
+        let fen = pos.fen();
+        let shown_fen = if pos.variant() == crate::variants::Variant::Chess {
+            pos.standard_fen()
+        } else {
+            fen.clone()
+        };
+        let state = match pos.outcome() {
+            Some(o) => format!("gameover {} {}", o.reason.name(), o.points_text(pos)),
+            None => "in play".to_string(),
+        };
+        let mut lines = vec![String::new()];
+        lines.extend(pos.board_text().lines().map(str::to_string));
+        lines.extend([
+            String::new(),
+            format!("Variant: {}", pos.variant()),
+            format!("Fen: {shown_fen}"),
+            format!("Position: {fen}"),
+            format!("Key: {:016X}", pos.hash()),
+            format!(
+                "To move: {} ({})",
+                game.letters[mover], game.player_names[mover]
+            ),
+            format!("State: {state}"),
+            format!("In check: {}", if pos.in_check() { "yes" } else { "no" }),
+        ]);
+        self.out.block(lines);
+    }
+
+    fn bench(&mut self, args: &[&str]) {
+        if self.worker.is_busy() {
+            self.out.error(&format!("bench refused: {BUSY}"));
+            return;
+        }
+        let config = match BenchConfig::parse(args) {
+            Ok(config) => config,
+            Err(why) => {
+                self.out
+                    .error(&format!("bench refused: {}", quoted_message(&why)));
+                return;
+            }
+        };
+        let started =
+            self.worker
+                .start(&self.out, Vec::new(), move |signal, out| {
+                    match bench::run(&config, signal.flag(), &mut |line| out.line(line)) {
+                        Ok(Some(totals)) => totals.summary_lines(),
+                        Ok(None) => vec!["info string bench stopped".to_string()],
+                        Err(why) => vec![format!(
+                            "info string error: bench failed: {}",
+                            one_line(&why)
+                        )],
+                    }
+                });
+        if let Err(why) = started {
+            self.out.error(&format!("bench refused: {why}"));
+        }
+    }
+}
+
+/// `go perft` on the worker: the divide lines, or a note that it was stopped.
+fn perft_job(pos: &Position, depth: u32, threads: usize, signal: &StopSignal) -> Vec<String> {
+    match perft::divide_until(pos, depth, threads, signal.flag()) {
+        Some(counts) => perft_lines(pos, &counts),
+        None => vec!["info string perft stopped".to_string()],
+    }
+}
+
+/// `go` on the worker: `info` lines as the search goes, and the `bestmove`
+/// line (held back until `stop` when the search is infinite). A finished
+/// game is reported instead of searched.
+fn search_job(pos: &Position, limits: &Limits, signal: &StopSignal, out: &Output) -> Vec<String> {
+    let best = match pos.outcome() {
+        Some(outcome) => {
+            out.line(&format!(
+                "info string gameover {} {}",
+                outcome.reason.name(),
+                outcome.points_text(pos)
+            ));
+            format!("bestmove {NULL_MOVE_TEXT}")
+        }
+        None => {
+            let result = search::search(pos, limits, signal.flag(), &mut |info| {
+                out.line(&info_line(pos, info));
+            });
+            bestmove_line(pos, &result)
+        }
+    };
+    if limits.infinite {
+        signal.wait();
+    }
+    vec![best]
+}
+
+/// The answer to `go perft`: `move: count` lines, an empty line and the total.
+pub fn perft_lines(pos: &Position, counts: &[(crate::moves::Move, u64)]) -> Vec<String> {
+    let total: u64 = counts.iter().map(|&(_, n)| n).sum();
+    let mut lines: Vec<String> = counts
+        .iter()
+        .map(|&(m, n)| format!("{}: {n}", pos.move_text(m)))
+        .collect();
+    lines.push(String::new());
+    lines.push(format!("Nodes searched: {total}"));
+    lines
+}
+
+/// `text` made safe to quote: one line, at most [`MAX_QUOTED_CHARS`] characters.
+fn quoted(text: &str) -> String {
+    let line = one_line(text);
+    if line.chars().count() > MAX_QUOTED_CHARS {
+        let cut: String = line.chars().take(MAX_QUOTED_CHARS).collect();
+        format!("{cut}...")
+    } else {
+        line
+    }
+}
+
+/// An error message that may quote input: kept to a sane length.
+fn quoted_message(message: &str) -> String {
+    let line = one_line(message);
+    if line.chars().count() > MAX_MESSAGE_CHARS {
+        let cut: String = line.chars().take(MAX_MESSAGE_CHARS).collect();
+        format!("{cut}...")
+    } else {
+        line
+    }
+}

@@ -1,0 +1,419 @@
+//! The engine options set by `setoption`: one table entry per option.
+//!
+//! An entry gives the option's name, type, default and limits; values are
+//! checked against it and stored in [`Options`]. Adding an option is adding
+//! an entry to [`OPTIONS`] (and reading its value where it matters).
+
+use crate::position::AfterMate;
+use crate::variants::Variant;
+
+/// Name of the option choosing the game.
+pub const UCI_VARIANT: &str = "UCI_Variant";
+/// Name of the option giving the number of search (and perft) threads.
+pub const THREADS: &str = "Threads";
+/// Name of the option giving the transposition table's size in MiB.
+pub const HASH: &str = "Hash";
+/// Name of Trichess's option for what follows the first mate.
+pub const AFTER_MATE: &str = "AfterMate";
+
+/// Most threads `Threads` accepts.
+pub const MAX_THREADS: i64 = 256;
+/// Default transposition table size (MiB).
+pub const DEFAULT_HASH_MB: i64 = 16;
+/// Largest transposition table size `Hash` accepts (MiB): 1 TiB.
+pub const MAX_HASH_MB: i64 = 1 << 20;
+
+/// Every game id of the rule book, the values of `UCI_Variant`.
+const VARIANT_IDS: [&str; Variant::ALL.len()] = {
+    let mut ids = [""; Variant::ALL.len()];
+    let mut i = 0;
+    while i < ids.len() {
+        ids[i] = Variant::ALL[i].id();
+        i += 1;
+    }
+    ids
+};
+
+/// The values of `AfterMate`.
+const AFTER_MATE_NAMES: [&str; AfterMate::VALUES.len()] = {
+    let mut names = [""; AfterMate::VALUES.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = AfterMate::VALUES[i].0;
+        i += 1;
+    }
+    names
+};
+
+/// An option's type, with its default and the values it accepts (the UCI types).
+#[derive(Clone, Copy, Debug)]
+pub enum OptionKind {
+    /// `true` or `false`.
+    Check {
+        /// The value at start.
+        default: bool,
+    },
+    /// An integer in `min..=max`.
+    Spin {
+        /// The value at start.
+        default: i64,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// One of a fixed list of words (matched in any case).
+    Combo {
+        /// The value at start.
+        default: &'static str,
+        /// The accepted values.
+        values: &'static [&'static str],
+    },
+    /// Any text (`<empty>` stands for the empty text).
+    Text {
+        /// The value at start.
+        default: &'static str,
+    },
+    /// An action without a value.
+    Button,
+}
+
+/// A further check of a value beyond its type, giving the reason for a refusal.
+pub type Acceptor = fn(&OptionValue) -> Result<(), String>;
+
+/// One option: its name as shown to GUIs, its type and an optional further check.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionSpec {
+    /// The name (matched in any case on input).
+    pub name: &'static str,
+    /// Type, default and limits.
+    pub kind: OptionKind,
+    /// Refuses values the type allows but the engine cannot use yet.
+    pub accept: Option<Acceptor>,
+}
+
+/// The value of an option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// Of a `check` option.
+    Bool(bool),
+    /// Of a `spin` option.
+    Int(i64),
+    /// Of a `combo` (in the table's spelling) or `string` option.
+    Text(String),
+    /// Of a `button`.
+    Pressed,
+}
+
+/// All options, in the order `uci` lists them.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: UCI_VARIANT,
+        kind: OptionKind::Combo {
+            default: Variant::Chess.id(),
+            values: &VARIANT_IDS,
+        },
+        accept: Some(playable_variant),
+    },
+    OptionSpec {
+        name: THREADS,
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS,
+        },
+        accept: None,
+    },
+    OptionSpec {
+        name: HASH,
+        kind: OptionKind::Spin {
+            default: DEFAULT_HASH_MB,
+            min: 1,
+            max: MAX_HASH_MB,
+        },
+        accept: None,
+    },
+    OptionSpec {
+        name: AFTER_MATE,
+        kind: OptionKind::Combo {
+            default: "end",
+            values: &AFTER_MATE_NAMES,
+        },
+        accept: None,
+    },
+];
+
+/// Refuses games the engine does not play yet.
+fn playable_variant(value: &OptionValue) -> Result<(), String> {
+    let OptionValue::Text(id) = value else {
+        return Err("a game id is expected".to_string());
+    };
+    match Variant::from_id(id) {
+        Some(v) if v.is_playable() => Ok(()),
+        _ => Err(format!(
+            "{id} is not playable yet (playable: {})",
+            playable_ids().join(" ")
+        )),
+    }
+}
+
+/// The ids of the games the engine plays now.
+pub fn playable_ids() -> Vec<&'static str> {
+    Variant::ALL
+        .iter()
+        .filter(|v| v.is_playable())
+        .map(|v| v.id())
+        .collect()
+}
+
+/// The text that stands for an empty `string` value (as in Stockfish).
+pub const EMPTY_TEXT: &str = "<empty>";
+
+impl OptionSpec {
+    /// The option with `name` (any case).
+    pub fn find(name: &str) -> Option<&'static OptionSpec> {
+        OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The value the option starts with.
+    pub fn default_value(&self) -> OptionValue {
+        match self.kind {
+            OptionKind::Check { default } => OptionValue::Bool(default),
+            OptionKind::Spin { default, .. } => OptionValue::Int(default),
+            OptionKind::Combo { default, .. } | OptionKind::Text { default } => {
+                OptionValue::Text(default.to_string())
+            }
+            OptionKind::Button => OptionValue::Pressed,
+        }
+    }
+
+    /// Reads `value` (the text after `value`, if any) as a value of this option.
+    pub fn parse(&self, value: Option<&str>) -> Result<OptionValue, String> {
+        let name = self.name;
+        let parsed = match (self.kind, value) {
+            (OptionKind::Button, None) => OptionValue::Pressed,
+            (OptionKind::Button, Some(_)) => {
+                return Err(format!("{name} is a button and takes no value"));
+            }
+            (OptionKind::Text { .. }, Some(text)) if text == EMPTY_TEXT => {
+                OptionValue::Text(String::new())
+            }
+            (OptionKind::Text { .. }, text) => {
+                OptionValue::Text(text.unwrap_or_default().to_string())
+            }
+            (_, None) => {
+                return Err(format!(
+                    "{name} needs a value: setoption name {name} value <x>"
+                ));
+            }
+            (OptionKind::Check { .. }, Some(text)) => match text.to_ascii_lowercase().as_str() {
+                "true" => OptionValue::Bool(true),
+                "false" => OptionValue::Bool(false),
+                _ => return Err(format!("{name} is true or false, not '{text}'")),
+            },
+            (OptionKind::Spin { min, max, .. }, Some(text)) => match text.parse::<i64>() {
+                Ok(n) if (min..=max).contains(&n) => OptionValue::Int(n),
+                _ => {
+                    return Err(format!(
+                        "{name} takes an integer from {min} to {max}, not '{text}'"
+                    ));
+                }
+            },
+            (OptionKind::Combo { values, .. }, Some(text)) => {
+                match values.iter().find(|v| v.eq_ignore_ascii_case(text)) {
+                    Some(v) => OptionValue::Text(v.to_string()),
+                    None => {
+                        return Err(format!(
+                            "{name} has no value '{text}' (values: {})",
+                            values.join(" ")
+                        ));
+                    }
+                }
+            }
+        };
+        if let Some(accept) = self.accept {
+            accept(&parsed).map_err(|why| format!("{name}: {why}"))?;
+        }
+        Ok(parsed)
+    }
+
+    /// The option's line in the answer to `uci`.
+    pub fn uci_line(&self) -> String {
+        let name = self.name;
+        match self.kind {
+            OptionKind::Check { default } => {
+                format!("option name {name} type check default {default}")
+            }
+            OptionKind::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            OptionKind::Combo { default, values } => {
+                let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {name} type combo default {default}{vars}")
+            }
+            OptionKind::Text { default } => {
+                let shown = if default.is_empty() {
+                    EMPTY_TEXT
+                } else {
+                    default
+                };
+                format!("option name {name} type string default {shown}")
+            }
+            OptionKind::Button => format!("option name {name} type button"),
+        }
+    }
+}
+
+/// The current value of every option.
+#[derive(Clone, Debug)]
+pub struct Options {
+    values: Vec<OptionValue>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            values: OPTIONS.iter().map(OptionSpec::default_value).collect(),
+        }
+    }
+}
+
+impl Options {
+    /// Sets option `name` (any case) from `value`, returning the option set,
+    /// or why nothing was set.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<&'static OptionSpec, String> {
+        let index = OPTIONS
+            .iter()
+            .position(|o| o.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("no such option: {name} ('uci' lists the options)"))?;
+        let spec = &OPTIONS[index];
+        self.values[index] = spec.parse(value)?;
+        Ok(spec)
+    }
+
+    /// The value of option `name` (any case).
+    pub fn value(&self, name: &str) -> Option<&OptionValue> {
+        OPTIONS
+            .iter()
+            .position(|o| o.name.eq_ignore_ascii_case(name))
+            .and_then(|i| self.values.get(i))
+    }
+
+    /// The value of a `spin` option (0 if `name` is not one).
+    pub fn spin(&self, name: &str) -> i64 {
+        match self.value(name) {
+            Some(OptionValue::Int(n)) => *n,
+            _ => 0,
+        }
+    }
+
+    /// The value of a `combo` or `string` option (empty if `name` is not one).
+    pub fn text(&self, name: &str) -> &str {
+        match self.value(name) {
+            Some(OptionValue::Text(t)) => t,
+            _ => "",
+        }
+    }
+
+    /// The value of a `check` option (false if `name` is not one).
+    pub fn check(&self, name: &str) -> bool {
+        matches!(self.value(name), Some(OptionValue::Bool(true)))
+    }
+
+    /// The game (`UCI_Variant`).
+    pub fn variant(&self) -> Variant {
+        Variant::from_id(self.text(UCI_VARIANT)).unwrap_or(Variant::Chess)
+    }
+
+    /// The number of threads (`Threads`), at least 1.
+    pub fn threads(&self) -> usize {
+        usize::try_from(self.spin(THREADS)).unwrap_or(1).max(1)
+    }
+
+    /// The transposition table size in MiB (`Hash`).
+    pub fn hash_mb(&self) -> u64 {
+        u64::try_from(self.spin(HASH)).unwrap_or(1)
+    }
+
+    /// Trichess's rule after the first mate (`AfterMate`).
+    pub fn after_mate(&self) -> AfterMate {
+        AfterMate::from_name(self.text(AFTER_MATE)).unwrap_or_default()
+    }
+
+    /// The `option ...` lines of the answer to `uci`.
+    pub fn uci_lines() -> Vec<String> {
+        OPTIONS.iter().map(OptionSpec::uci_line).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_typed_accessors() {
+        let options = Options::default();
+        assert_eq!(options.variant(), Variant::Chess);
+        assert_eq!(options.threads(), 1);
+        assert_eq!(options.hash_mb(), DEFAULT_HASH_MB as u64);
+        assert_eq!(options.after_mate(), AfterMate::End);
+        for name in [UCI_VARIANT, THREADS, HASH, AFTER_MATE] {
+            assert!(OptionSpec::find(name).is_some(), "{name} is in the table");
+        }
+    }
+
+    #[test]
+    fn names_and_combo_values_in_any_case() {
+        let mut options = Options::default();
+        options.set("threads", Some("4")).unwrap();
+        options.set("AFTERMATE", Some("Inherit")).unwrap();
+        assert_eq!(options.threads(), 4);
+        assert_eq!(options.text(AFTER_MATE), "inherit");
+        assert_eq!(options.after_mate(), AfterMate::Inherit);
+    }
+
+    #[test]
+    fn bad_values_are_refused_and_change_nothing() {
+        let mut options = Options::default();
+        for (name, value) in [
+            (THREADS, Some("100000")),
+            (THREADS, Some("0")),
+            (THREADS, Some("-3")),
+            (THREADS, Some("abc")),
+            (THREADS, None),
+            (HASH, Some("99999999999999999999999")),
+            (AFTER_MATE, Some("sometimes")),
+            (UCI_VARIANT, Some("checkers")),
+            ("Nonsense", Some("1")),
+        ] {
+            assert!(options.set(name, value).is_err(), "{name} {value:?}");
+        }
+        assert_eq!(options.threads(), 1);
+        assert_eq!(options.after_mate(), AfterMate::End);
+    }
+
+    #[test]
+    fn only_playable_games_are_accepted() {
+        for v in Variant::ALL {
+            let mut options = Options::default();
+            assert_eq!(
+                options.set(UCI_VARIANT, Some(v.id())).is_ok(),
+                v.is_playable(),
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
+    fn uci_lines_list_every_option() {
+        let lines = Options::uci_lines();
+        assert_eq!(lines.len(), OPTIONS.len());
+        assert!(
+            lines.contains(&"option name Threads type spin default 1 min 1 max 256".to_string())
+        );
+        let variant_line = &lines[0];
+        for v in Variant::ALL {
+            assert!(variant_line.contains(&format!(" var {}", v.id())));
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! The command line: `triskel perft`, `triskel bench` and their errors.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use triskel::bench::BENCH_ENTRIES;
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// Exit code of a usage error found by the argument parser.
+const USAGE_ERROR: i32 = 2;
+/// Exit code of any other error.
+const FAILURE: i32 = 1;
+
+fn triskel(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_triskel"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the engine runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).to_string()
+}
+
+fn nodes(output: &Output) -> u64 {
+    stdout(output)
+        .lines()
+        .find_map(|l| l.strip_prefix("Nodes searched: "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {}", stdout(output)))
+}
+
+#[test]
+fn perft_prints_nodes_and_speed() {
+    let out = triskel(&["perft", "--depth", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(lines[0], "Nodes searched: 8902");
+    assert!(
+        lines[1].starts_with("Time: ") && lines[1].contains("nodes/second: "),
+        "{text}"
+    );
+}
+
+#[test]
+fn perft_divide_uses_the_protocol_format() {
+    let out = triskel(&[
+        "perft",
+        "--variant",
+        "chess",
+        "--depth",
+        "2",
+        "--divide",
+        "--threads",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 20 + 3, "{text}");
+    assert!(lines[..20].iter().all(|l| l.ends_with(": 20")), "{text}");
+    assert_eq!(lines[20], "");
+    assert_eq!(lines[21], "Nodes searched: 400");
+}
+
+#[test]
+fn perft_from_a_position_and_moves() {
+    assert_eq!(
+        nodes(&triskel(&["perft", "--fen", KIWIPETE, "--depth", "2"])),
+        2039
+    );
+    assert_eq!(
+        nodes(&triskel(&[
+            "perft", "--moves", "e2e4", "e7e5", "--depth", "1"
+        ])),
+        29
+    );
+    assert_eq!(
+        nodes(&triskel(&[
+            "perft",
+            "--depth",
+            "1",
+            "--option",
+            "AfterMate=inherit",
+            "--option",
+            "Hash=32"
+        ])),
+        20
+    );
+}
+
+#[test]
+fn perft_errors_are_clear_and_fail() {
+    for (args, code, mentions) in [
+        (
+            &["perft", "--variant", "no-such-game", "--depth", "2"][..],
+            FAILURE,
+            "no-such-game",
+        ),
+        (&["perft", "--depth", "0"], USAGE_ERROR, "0"),
+        (&["perft", "--depth", "-1"], USAGE_ERROR, "-1"),
+        (&["perft", "--depth", "abc"], USAGE_ERROR, "abc"),
+        (
+            &["perft", "--depth", "99999999999"],
+            USAGE_ERROR,
+            "99999999999",
+        ),
+        (&["perft"], USAGE_ERROR, "--depth"),
+        (
+            &["perft", "--depth", "2", "--fen", "not a position"],
+            FAILURE,
+            "invalid",
+        ),
+        (
+            &["perft", "--depth", "2", "--moves", "e2e4", "e2e4"],
+            FAILURE,
+            "e2e4",
+        ),
+        (
+            &["perft", "--depth", "2", "--moves", "e2e5"],
+            FAILURE,
+            "e2e5",
+        ),
+        (
+            &["perft", "--depth", "2", "--threads", "0"],
+            FAILURE,
+            "Threads",
+        ),
+        (
+            &["perft", "--depth", "2", "--threads", "100000"],
+            FAILURE,
+            "Threads",
+        ),
+        (
+            &["perft", "--depth", "2", "--option", "AfterMate=sometimes"],
+            FAILURE,
+            "sometimes",
+        ),
+        (
+            &["perft", "--depth", "2", "--option", "Nonsense=1"],
+            FAILURE,
+            "Nonsense",
+        ),
+        (
+            &["perft", "--depth", "2", "--option", "AfterMate"],
+            FAILURE,
+            "NAME=VALUE",
+        ),
+        (&["fly"], USAGE_ERROR, "fly"),
+    ] {
+        let out = triskel(args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
+        let message = stderr(&out);
+        assert!(
+            message.contains("error") && message.contains(mentions),
+            "{args:?}: {message}"
+        );
+        assert!(!message.contains("panicked"), "{args:?}: {message}");
+    }
+}
+
+#[test]
+fn bench_prints_each_entry_and_totals() {
+    let out = triskel(&["bench", "--depth", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let total: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Total nodes: "))
+        .and_then(|n| n.parse().ok())
+        .expect("total");
+    let entries: u64 = text
+        .lines()
+        .filter(|l| l.contains(" depth "))
+        .map(|l| {
+            let count = l
+                .split(": ")
+                .nth(1)
+                .and_then(|rest| rest.split(" nodes").next());
+            count
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap_or_else(|| panic!("entry line {l}"))
+        })
+        .sum();
+    assert_eq!(total, entries, "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.contains(" depth ")).count(),
+        BENCH_ENTRIES.len()
+    );
+    assert!(
+        text.lines().any(|l| l.starts_with("Nodes/second: ")),
+        "{text}"
+    );
+    let out = triskel(&["bench", "--depth", "0"]);
+    assert_eq!(out.status.code(), Some(USAGE_ERROR));
+    let out = triskel(&["bench", "--depth", "1", "--threads", "0"]);
+    assert_eq!(out.status.code(), Some(FAILURE), "{}", stderr(&out));
+}
+
+#[test]
+fn no_subcommand_speaks_the_protocol() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_triskel"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the engine runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"isready\nquit\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("exit");
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("Triskel "), "{text}");
+    assert_eq!(lines[1..], ["readyok"]);
+}
+
+#[test]
+fn version_is_printed() {
+    let out = triskel(&["--version"]);
+    assert!(out.status.success());
+    assert!(stdout(&out).contains(env!("CARGO_PKG_VERSION")));
+}

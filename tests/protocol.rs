@@ -1,0 +1,823 @@
+//! The protocol as a GUI sees it: the real binary driven through stdin and
+//! stdout. Every wait has a timeout, so a hang fails the test instead of
+//! hanging it (the timeouts are generous; nothing here measures speed).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use triskel::position::Position;
+use triskel::variants::Variant;
+
+/// Longest wait for an expected line or for the engine to exit.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long to listen for lines that must not come.
+const QUIET_PERIOD: Duration = Duration::from_millis(200);
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// The engine as a child process.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Option<JoinHandle<String>>,
+    /// Every line read so far, for failure messages.
+    transcript: Vec<String>,
+}
+
+impl Engine {
+    /// Starts the engine and reads its greeting.
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_triskel"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut stderr = child.stderr.take().expect("stderr");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
+        let mut engine = Engine {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            stderr: Some(stderr),
+            transcript: Vec::new(),
+        };
+        let greeting = engine.next_line();
+        assert!(
+            greeting.starts_with("Triskel ") && greeting.contains("'help' lists the commands"),
+            "greeting: {greeting}"
+        );
+        engine
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(line.as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        self.transcript
+            .push(format!("> {}", String::from_utf8_lossy(bytes)));
+        stdin.write_all(bytes).expect("write to the engine");
+        stdin.write_all(b"\n").expect("write to the engine");
+        stdin.flush().expect("flush");
+    }
+
+    /// The next line, failing after [`TIMEOUT`].
+    fn next_line(&mut self) -> String {
+        match self.lines.recv_timeout(TIMEOUT) {
+            Ok(line) => {
+                self.transcript.push(line.clone());
+                line
+            }
+            Err(RecvTimeoutError::Timeout) => panic!(
+                "no line within {TIMEOUT:?}; so far:\n{}",
+                self.transcript.join("\n")
+            ),
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!(
+                    "the engine closed its output; so far:\n{}",
+                    self.transcript.join("\n")
+                )
+            }
+        }
+    }
+
+    /// Lines up to and including the first that satisfies `done`.
+    fn read_until(&mut self, mut done: impl FnMut(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.next_line();
+            let finished = done(&line);
+            lines.push(line);
+            if finished {
+                return lines;
+            }
+        }
+    }
+
+    /// Lines up to and including `exact`.
+    fn read_until_line(&mut self, exact: &str) -> Vec<String> {
+        self.read_until(|l| l == exact)
+    }
+
+    /// Sends `isready` and returns the lines before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.read_until_line("readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Sends `command` and returns the lines it printed (up to a following `readyok`).
+    fn command(&mut self, command: &str) -> Vec<String> {
+        self.send(command);
+        self.sync()
+    }
+
+    /// Lines that arrive within [`QUIET_PERIOD`].
+    fn drain(&mut self) -> Vec<String> {
+        let mut lines = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(QUIET_PERIOD) {
+            self.transcript.push(line.clone());
+            lines.push(line);
+        }
+        lines
+    }
+
+    /// The `key: value` line of `d` for `key`.
+    fn show(&mut self, key: &str) -> String {
+        let prefix = format!("{key}: ");
+        let lines = self.command("d");
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix(&prefix))
+            .unwrap_or_else(|| panic!("no {key} line in {lines:?}"))
+            .to_string()
+    }
+
+    fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits for the engine to exit; panics after [`TIMEOUT`].
+    fn wait_exit(&mut self) -> ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status;
+            }
+            assert!(start.elapsed() < TIMEOUT, "the engine did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Everything the engine wrote to stderr (after it exited).
+    fn stderr(&mut self) -> String {
+        self.stderr
+            .take()
+            .map(|h| h.join().unwrap_or_default())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn is_error(line: &str) -> bool {
+    line.starts_with("info string error: ")
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|l| is_error(l)).collect()
+}
+
+fn bestmoves(lines: &[String]) -> usize {
+    lines.iter().filter(|l| l.starts_with("bestmove")).count()
+}
+
+/// The value after `key` in an `info` line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words
+        .iter()
+        .position(|&w| w == key)
+        .and_then(|i| words.get(i + 1).copied())
+}
+
+#[test]
+fn uci_identifies_and_lists_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.read_until_line("uciok");
+    assert!(lines[0].starts_with("id name Triskel "), "{lines:?}");
+    assert!(lines.contains(&"id author the Triskel developers".to_string()));
+    let option = |name: &str| {
+        lines
+            .iter()
+            .find(|l| l.starts_with(&format!("option name {name} type ")))
+            .unwrap_or_else(|| panic!("option {name} in {lines:?}"))
+            .clone()
+    };
+    let variant = option("UCI_Variant");
+    assert!(variant.contains("type combo default chess"), "{variant}");
+    for v in Variant::ALL {
+        assert!(variant.contains(&format!(" var {}", v.id())), "{variant}");
+    }
+    assert!(option("Threads").starts_with("option name Threads type spin default 1 min 1 max "));
+    assert!(option("Hash").starts_with("option name Hash type spin default 16 min 1 max "));
+    assert_eq!(
+        option("AfterMate"),
+        "option name AfterMate type combo default end var end var obstacles var inherit"
+    );
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn isready_answers_readyok() {
+    let mut e = Engine::start();
+    assert!(e.sync().is_empty());
+    assert!(e.command("ucinewgame").is_empty());
+    assert!(e.command("").is_empty(), "an empty line is ignored");
+}
+
+#[test]
+fn position_and_d_round_trip() {
+    let mut e = Engine::start();
+    assert!(e.command(&format!("position fen {KIWIPETE}")).is_empty());
+    assert_eq!(e.show("Fen"), KIWIPETE);
+    assert_eq!(e.show("To move"), "w (White)");
+    assert_eq!(e.show("State"), "in play");
+    assert_eq!(e.show("In check"), "no");
+    let key = e.show("Key");
+    assert!(
+        key.len() == 16 && key.chars().all(|c| c.is_ascii_hexdigit()),
+        "{key}"
+    );
+
+    assert!(
+        e.command("position startpos moves e2e4 c7c5 g1f3")
+            .is_empty()
+    );
+    assert_eq!(
+        e.show("Fen"),
+        "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    );
+    assert_eq!(e.show("To move"), "b (Black)");
+    let generic = e.show("Position");
+    assert!(
+        e.command(&format!("position fen {generic}")).is_empty(),
+        "the position format is read back"
+    );
+    assert_eq!(
+        e.show("Fen"),
+        "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    );
+    assert_eq!(e.show("Key"), {
+        e.command("position startpos moves e2e4 c7c5 g1f3");
+        e.show("Key")
+    });
+}
+
+#[test]
+fn go_perft_prints_divide_lines() {
+    let mut e = Engine::start();
+    e.send("go perft 3");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 8902")
+    );
+    let divide = &lines[..lines.len() - 2];
+    assert_eq!(lines[lines.len() - 2], "", "an empty line before the total");
+    assert_eq!(divide.len(), 20, "{lines:?}");
+    let start = Position::start(Variant::Chess);
+    let mut total = 0;
+    for line in divide {
+        let (m, n) = line
+            .split_once(": ")
+            .unwrap_or_else(|| panic!("divide line {line}"));
+        assert!(start.parse_move(m).is_ok(), "{m} is legal");
+        total += n.parse::<u64>().expect("count");
+    }
+    assert_eq!(total, 8902);
+    assert!(divide.contains(&"e2e4: 600".to_string()));
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn go_depth_reports_and_plays_one_legal_move() {
+    let mut e = Engine::start();
+    e.command("position startpos moves e2e4");
+    e.send("go depth 3");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 3, "{lines:?}");
+    for (i, info) in infos.iter().enumerate() {
+        assert_eq!(field(info, "depth"), Some((i + 1).to_string().as_str()));
+        for key in ["seldepth", "nodes", "nps", "time"] {
+            assert!(
+                field(info, key).is_some_and(|v| v.parse::<u64>().is_ok()),
+                "{key} in {info}"
+            );
+        }
+        let score = field(info, "score").expect("score");
+        assert!(score == "cp" || score == "mate", "{info}");
+        assert!(field(info, "pv").is_some(), "{info}");
+    }
+    let mut pos = Position::start(Variant::Chess);
+    pos.make(pos.parse_move("e2e4").unwrap());
+    let best = lines.last().unwrap();
+    let words: Vec<&str> = best.split_whitespace().collect();
+    assert!(pos.parse_move(words[1]).is_ok(), "{best}");
+    assert!(e.sync().is_empty(), "nothing after bestmove");
+}
+
+#[test]
+fn infinite_search_answers_isready_and_stops_with_one_bestmove() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    let before_stop = e.sync();
+    assert_eq!(
+        bestmoves(&before_stop),
+        0,
+        "readyok while searching: {before_stop:?}"
+    );
+    e.send("stop");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert_eq!(bestmoves(&lines), 1);
+    let after = e.sync();
+    assert_eq!(bestmoves(&after), 0, "{after:?}");
+    assert!(e.command("stop").is_empty(), "stop when idle does nothing");
+}
+
+#[test]
+fn go_during_a_search_is_refused_and_the_search_goes_on() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    e.send("go depth 1");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert_eq!(bestmoves(&lines), 0, "{lines:?}");
+    e.send("stop");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert_eq!(bestmoves(&lines), 1);
+    assert_eq!(bestmoves(&e.sync()), 0);
+    assert_eq!(bestmoves(&e.drain()), 0);
+}
+
+#[test]
+fn finished_game_reports_gameover() {
+    let mut e = Engine::start();
+    e.command("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    assert_eq!(e.show("State"), "gameover checkmate w 0 b 1");
+    assert_eq!(e.show("In check"), "yes");
+    e.send("go depth 3");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert_eq!(
+        lines,
+        ["info string gameover checkmate w 0 b 1", "bestmove 0000"]
+    );
+    e.send("go perft 2");
+    assert_eq!(
+        e.read_until(|l| l.starts_with("Nodes searched")),
+        ["", "Nodes searched: 0"]
+    );
+}
+
+#[test]
+fn bad_positions_are_refused_and_the_position_stays() {
+    let mut e = Engine::start();
+    e.command("position startpos moves e2e4");
+    let fen = e.show("Fen");
+    for (command, mentions) in [
+        ("position startpos moves e2e4 e7e5 e1e3", "e1e3"),
+        ("position startpos moves e2e4 e2e4", "e2e4"),
+        ("position startpos moves e2e4 zz9", "zz9"),
+        (
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
+            "invalid",
+        ),
+        ("position fen", "missing"),
+        ("position", "startpos"),
+        ("position sideways", "sideways"),
+    ] {
+        let lines = e.command(command);
+        assert_eq!(errors(&lines).len(), 1, "{command}: {lines:?}");
+        assert!(lines[0].contains(mentions), "{command}: {lines:?}");
+        assert_eq!(e.show("Fen"), fen, "{command} left the position");
+    }
+    let lines = e.command("position startpos moves e2e4 e7e5 e1e3");
+    assert!(
+        lines[0].contains("move 3") && lines[0].contains("legal moves"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn unknown_commands_and_options_are_errors() {
+    let mut e = Engine::start();
+    for command in [
+        "fly me to the moon",
+        "setoption name Nonsense value 3",
+        "setoption name Threads value 100000",
+        "setoption name Threads value abc",
+        "setoption name Hash",
+        "setoption value 3",
+        "go depth 99999999999",
+        "go perft -1",
+        "go perft 99",
+        "go movetime abc",
+        "go sideways",
+        "go ntime 100",
+    ] {
+        let lines = e.command(command);
+        assert_eq!(errors(&lines).len(), 1, "{command}: {lines:?}");
+        assert_eq!(lines.len(), 1, "{command}: {lines:?}");
+    }
+    let lines = e.command("setoption name threads value 3");
+    assert!(lines.is_empty(), "option names in any case: {lines:?}");
+}
+
+#[test]
+fn invalid_variant_is_refused_and_the_variant_stays() {
+    let mut e = Engine::start();
+    e.command("position startpos moves e2e4");
+    let lines = e.command("setoption name UCI_Variant value no-such-game");
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert_eq!(e.show("Variant"), "chess");
+    assert_eq!(
+        e.show("Fen"),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    );
+}
+
+#[test]
+fn every_listed_variant_is_accepted_iff_playable() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.read_until_line("uciok");
+    let combo = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant "))
+        .expect("UCI_Variant");
+    let ids: Vec<&str> = combo.split(" var ").skip(1).collect();
+    assert_eq!(ids.len(), Variant::ALL.len());
+    for id in ids {
+        let variant = Variant::from_id(id).expect("a game of the rule book");
+        let lines = e.command(&format!("setoption name UCI_Variant value {id}"));
+        if variant.is_playable() {
+            assert!(lines.is_empty(), "{id}: {lines:?}");
+            assert_eq!(e.show("Variant"), id);
+            assert_eq!(
+                e.show("Position"),
+                variant.game().start,
+                "the variant's start position"
+            );
+        } else {
+            assert_eq!(errors(&lines).len(), 1, "{id}: {lines:?}");
+            assert!(lines[0].contains("not playable"), "{lines:?}");
+            assert_ne!(e.show("Variant"), id);
+        }
+    }
+}
+
+#[test]
+fn quit_during_a_search_prints_bestmove_then_exits() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    e.sync();
+    e.send("quit");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert_eq!(bestmoves(&lines), 1);
+    assert!(e.wait_exit().success());
+}
+
+#[test]
+fn end_of_input_exits() {
+    let mut e = Engine::start();
+    e.sync();
+    e.close_input();
+    assert!(e.wait_exit().success());
+}
+
+#[test]
+fn end_of_input_during_a_search_prints_bestmove_then_exits() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    e.sync();
+    e.close_input();
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert_eq!(bestmoves(&lines), 1);
+    assert!(e.wait_exit().success());
+}
+
+#[test]
+fn stop_interrupts_perft() {
+    let mut e = Engine::start();
+    e.send("go perft 10");
+    assert!(e.sync().is_empty(), "readyok while counting");
+    e.send("stop");
+    assert_eq!(
+        e.read_until(|l| l.starts_with("info string")),
+        ["info string perft stopped"]
+    );
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let mut e = Engine::start();
+    let lines = e.command("help");
+    for command in [
+        "uci",
+        "isready",
+        "setoption",
+        "position",
+        "go",
+        "stop",
+        "d",
+        "bench",
+        "quit",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.trim_start().starts_with(command)),
+            "{command}: {lines:?}"
+        );
+    }
+}
+
+/// A small deterministic generator for the garbage test.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Words garbage lines are made of: commands, parameters, numbers of every
+/// kind, moves, position fragments and odd characters. Not `quit` or `bench`.
+const VOCABULARY: &[&str] = &[
+    "go",
+    "go",
+    "perft",
+    "depth",
+    "movetime",
+    "nodes",
+    "infinite",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "ntime",
+    "movestogo",
+    "searchmoves",
+    "ponder",
+    "mate",
+    "position",
+    "position",
+    "startpos",
+    "fen",
+    "moves",
+    "setoption",
+    "setoption",
+    "name",
+    "value",
+    "Threads",
+    "Hash",
+    "UCI_Variant",
+    "AfterMate",
+    "Move Overhead",
+    "inherit",
+    "e2e4",
+    "e7e5",
+    "g1f3",
+    "e1g1",
+    "a7a8q",
+    "0000",
+    "-1",
+    "0",
+    "1",
+    "2",
+    "3",
+    "64",
+    "65",
+    "-99999999999999999999",
+    "99999999999",
+    "18446744073709551616",
+    "abc",
+    "1e9",
+    "0x10",
+    "d",
+    "uci",
+    "isready",
+    "stop",
+    "stop",
+    "ucinewgame",
+    "help",
+    "debug",
+    "on",
+    "ponderhit",
+    "register",
+    "chess",
+    "trichess",
+    "star",
+    "dreierschach",
+    "-",
+    "w",
+    "b",
+    "KQkq",
+    "8/8/8/8/8/8/8/8",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+    "wKbK",
+    "4k3/8/8/8/8/8/8/4K3",
+    "\t",
+    "é",
+    "\u{0}",
+    "\u{1b}[31m",
+    "🐉",
+    "//",
+    "|",
+    "=",
+];
+
+/// Beginnings of garbage lines, so that most lines reach a command's parser.
+const PREFIXES: &[&str] = &[
+    "go",
+    "go",
+    "go perft",
+    "go depth",
+    "position startpos moves",
+    "position fen",
+    "position",
+    "setoption name",
+    "setoption name Threads value",
+    "setoption name UCI_Variant value",
+    "setoption name AfterMate value",
+    "setoption",
+    "d",
+    "isready",
+    "stop",
+    "debug",
+    "ucinewgame",
+    "",
+];
+
+#[test]
+fn garbage_input_never_stops_the_engine() {
+    const LINES: usize = 400;
+    const MAX_WORDS: usize = 8;
+    const SYNC_EVERY: usize = 50;
+    let mut pending_readyok = 0;
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut e = Engine::start();
+    for i in 0..LINES {
+        let line: Vec<u8> = match rng.below(10) {
+            0 => (0..rng.below(40))
+                .map(|_| (rng.next() & 0xff) as u8)
+                .filter(|&b| b != b'\n')
+                .collect(),
+            1 if i % 97 == 0 => "x".repeat(20_000).into_bytes(),
+            _ => {
+                let mut words = vec![PREFIXES[rng.below(PREFIXES.len())]];
+                words.extend(
+                    (0..rng.below(MAX_WORDS)).map(|_| VOCABULARY[rng.below(VOCABULARY.len())]),
+                );
+                words.join(" ").into_bytes()
+            }
+        };
+        let text = String::from_utf8_lossy(&line).to_string();
+        match text.split_whitespace().next() {
+            Some("quit") => continue,
+            Some("isready") => pending_readyok += 1,
+            _ => {}
+        }
+        e.send_bytes(&line);
+        if i % SYNC_EVERY == 0 {
+            e.send("isready");
+            pending_readyok += 1;
+            e.read_until(|l| {
+                pending_readyok -= usize::from(l == "readyok");
+                pending_readyok == 0
+            });
+        }
+    }
+    e.send("stop");
+    e.send("isready");
+    pending_readyok += 1;
+    e.read_until(|l| {
+        pending_readyok -= usize::from(l == "readyok");
+        pending_readyok == 0
+    });
+    assert_eq!(bestmoves(&e.drain()), 0, "nothing runs after stop");
+    assert!(
+        e.command("setoption name UCI_Variant value chess")
+            .is_empty()
+    );
+    e.send("go depth 1");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert!(
+        Position::start(Variant::Chess).parse_move(&best).is_ok(),
+        "{best}"
+    );
+    e.send("quit");
+    assert!(e.wait_exit().success());
+    let stderr = e.stderr();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn protocol_md_states_the_current_options_and_limits() {
+    use triskel::protocol::go::{MAX_MOVES_TO_GO, MAX_PERFT_DEPTH, MAX_TIME_MS};
+    use triskel::protocol::options::{MAX_HASH_MB, MAX_THREADS, OPTIONS, Options};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md");
+    let doc = std::fs::read_to_string(path).expect("protocol.md");
+    for line in Options::uci_lines() {
+        assert!(
+            doc.contains(&format!("    {line}\n")),
+            "protocol.md lists: {line}"
+        );
+    }
+    for option in OPTIONS {
+        assert!(
+            doc.contains(&format!("| `{}` |", option.name)),
+            "options table: {}",
+            option.name
+        );
+    }
+    for v in Variant::ALL
+        .into_iter()
+        .filter(|&v| v != Variant::PyramidEp)
+    {
+        let line = format!("    {:<14}{}\n", v.id(), v.game().start);
+        assert!(
+            doc.contains(&line),
+            "start position of {v} in protocol.md: {line}"
+        );
+    }
+    for stated in [
+        format!("| `go perft` | 1..{MAX_PERFT_DEPTH} "),
+        format!("| `Threads` | 1..{MAX_THREADS} |"),
+        format!("| `Hash` | 1..{MAX_HASH_MB} |"),
+        format!("| `go movetime`, `<letter>inc` | 0..{MAX_TIME_MS} ms"),
+        format!("| `go movestogo` | 1..{MAX_MOVES_TO_GO} |"),
+    ] {
+        assert!(doc.contains(&stated), "protocol.md states: {stated}");
+    }
+}
+
+#[test]
+fn finished_game_with_infinite_holds_bestmove_until_stop() {
+    let mut e = Engine::start();
+    e.command("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    e.send("go infinite");
+    let lines = e.read_until(|l| l.starts_with("info string gameover"));
+    assert_eq!(lines, ["info string gameover checkmate w 0 b 1"]);
+    assert!(e.sync().is_empty(), "no bestmove before stop");
+    e.send("stop");
+    assert_eq!(
+        e.read_until(|l| l.starts_with("bestmove")),
+        ["bestmove 0000"]
+    );
+}
+
+#[test]
+fn bench_command_reports_totals_and_can_be_stopped() {
+    let mut e = Engine::start();
+    e.send("bench depth 1");
+    let lines = e.read_until(|l| l.starts_with("Nodes/second: "));
+    assert!(
+        lines.iter().any(|l| l.starts_with("Total nodes: ")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines.iter().filter(|l| l.contains(" depth ")).count(),
+        triskel::bench::BENCH_ENTRIES.len()
+    );
+    e.send("bench");
+    e.send("stop");
+    let lines = e.sync();
+    let stopped = lines.iter().any(|l| l == "info string bench stopped");
+    let finished = lines.iter().any(|l| l.starts_with("Nodes/second: "));
+    assert!(stopped != finished, "{lines:?}");
+    assert_eq!(errors(&e.command("bench depth 0")).len(), 1);
+}
