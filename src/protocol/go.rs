@@ -192,12 +192,22 @@ pub fn info_line(pos: &Position, info: &Info) -> String {
     let ms = info.time.as_millis();
     let nps = u128::from(info.nodes) * 1000 / ms.max(1);
     let mut line = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {nps} time {ms}",
+        "info depth {} seldepth {} multipv {} score {}",
         info.depth,
         info.seldepth,
+        info.multipv,
         score_text(info.score),
-        info.nodes,
     );
+    if !info.scores.is_empty() {
+        line.push_str(" scores");
+        for (letter, score) in &info.scores {
+            line.push_str(&format!(" {letter} {}", score_text(*score)));
+        }
+    }
+    line.push_str(&format!(
+        " nodes {} nps {nps} hashfull {} time {ms}",
+        info.nodes, info.hashfull
+    ));
     if !info.pv.is_empty() {
         line.push_str(" pv");
         for &m in &info.pv {

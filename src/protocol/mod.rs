@@ -17,9 +17,10 @@ use crate::bench::{self, BenchConfig};
 use crate::notation::NULL_MOVE_TEXT;
 use crate::perft;
 use crate::position::Position;
-use crate::search::{self, Limits};
+use crate::search::{Limits, Searcher};
+use std::sync::{Arc, Mutex};
 use go::{GoCommand, bestmove_line, info_line, parse_go};
-use options::{AFTER_MATE, OptionSpec, Options, UCI_VARIANT};
+use options::{AFTER_MATE, HASH, OptionSpec, Options, UCI_VARIANT};
 use output::one_line;
 use setup::Setup;
 use std::io::BufRead;
@@ -92,6 +93,8 @@ pub struct Engine {
     setup: Setup,
     position: Position,
     worker: Worker,
+    searcher: Arc<Mutex<Searcher>>,
+    new_game: bool,
 }
 
 /// Runs the protocol: prints the greeting, then handles the lines of
@@ -120,12 +123,15 @@ impl Engine {
         let options = Options::default();
         let setup = Setup::default();
         let position = Position::start(options.variant());
+        let searcher = Searcher::new(options.search());
         Engine {
             out,
             options,
             setup,
             position,
             worker: Worker::new(),
+            searcher: Arc::new(Mutex::new(searcher)),
+            new_game: false,
         }
     }
 
@@ -148,7 +154,7 @@ impl Engine {
         match command {
             "uci" => self.uci(),
             "isready" => self.out.line("readyok"),
-            "ucinewgame" => {}
+            "ucinewgame" => self.new_game = true,
             "setoption" => self.setoption(args),
             "position" => self.position_command(args),
             "go" => self.go(args),
@@ -222,10 +228,17 @@ impl Engine {
         self.after_option(set);
     }
 
-    /// Applies the change of an option that affects the position.
+    /// Applies the change of an option that affects the position or, at
+    /// once when no search runs, the table's size.
     fn after_option(&mut self, set: &OptionSpec) {
         let variant = self.options.variant();
         let after_mate = self.options.after_mate();
+        if set.name == HASH
+            && let Ok(mut searcher) = self.searcher.try_lock()
+            && let Err(why) = searcher.set_options(self.options.search())
+        {
+            self.out.error(&why);
+        }
         if set.name == UCI_VARIANT {
             self.reset_to_start();
         } else if set.name == AFTER_MATE {
@@ -297,8 +310,18 @@ impl Engine {
                     .first()
                     .map_or_else(|| NULL_MOVE_TEXT.to_string(), |&m| pos.move_text(m));
                 let fallback = vec![format!("bestmove {fallback_move}")];
+                let searcher = Arc::clone(&self.searcher);
+                let settings = self.options.search();
+                let new_game = std::mem::take(&mut self.new_game);
                 self.worker.start(&self.out, fallback, move |signal, out| {
-                    search_job(&pos, &limits, signal, out)
+                    let mut searcher = searcher.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                    if let Err(why) = searcher.set_options(settings) {
+                        out.line(&format!("info string error: {why}"));
+                    }
+                    if new_game {
+                        searcher.clear();
+                    }
+                    search_job(&pos, &limits, signal, out, &mut searcher)
                 })
             }
         };
@@ -381,7 +404,13 @@ fn perft_job(pos: &Position, depth: u32, threads: usize, signal: &StopSignal) ->
 /// `go` on the worker: `info` lines as the search goes, and the `bestmove`
 /// line (held back until `stop` when the search is infinite). A finished
 /// game is reported instead of searched.
-fn search_job(pos: &Position, limits: &Limits, signal: &StopSignal, out: &Output) -> Vec<String> {
+fn search_job(
+    pos: &Position,
+    limits: &Limits,
+    signal: &StopSignal,
+    out: &Output,
+    searcher: &mut Searcher,
+) -> Vec<String> {
     let best = match pos.outcome() {
         Some(outcome) => {
             out.line(&format!(
@@ -392,7 +421,7 @@ fn search_job(pos: &Position, limits: &Limits, signal: &StopSignal, out: &Output
             format!("bestmove {NULL_MOVE_TEXT}")
         }
         None => {
-            let result = search::search(pos, limits, signal.flag(), &mut |info| {
+            let result = searcher.search(pos, limits, signal.flag(), &mut |info| {
                 out.line(&info_line(pos, info));
             });
             bestmove_line(pos, &result)

@@ -5,6 +5,7 @@
 //! an entry to [`OPTIONS`] (and reading its value where it matters).
 
 use crate::position::AfterMate;
+use crate::search::{Algorithm, Options as SearchOptions};
 use crate::variants::Variant;
 
 /// Name of the option choosing the game.
@@ -15,6 +16,19 @@ pub const THREADS: &str = "Threads";
 pub const HASH: &str = "Hash";
 /// Name of Trichess's option for what follows the first mate.
 pub const AFTER_MATE: &str = "AfterMate";
+/// Name of the option choosing the search algorithm for three players.
+pub const SEARCH_ALGORITHM: &str = "SearchAlgorithm";
+/// Name of the option giving the number of principal variations reported.
+pub const MULTI_PV: &str = "MultiPV";
+/// Name of the option giving the time kept back per move (ms).
+pub const MOVE_OVERHEAD: &str = "Move Overhead";
+
+/// Most principal variations `MultiPV` accepts.
+pub const MAX_MULTI_PV: i64 = 500;
+/// Default `Move Overhead` (ms).
+pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 10;
+/// Largest `Move Overhead` (ms).
+pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 
 /// Most threads `Threads` accepts.
 pub const MAX_THREADS: i64 = 256;
@@ -40,6 +54,17 @@ const AFTER_MATE_NAMES: [&str; AfterMate::VALUES.len()] = {
     let mut i = 0;
     while i < names.len() {
         names[i] = AfterMate::VALUES[i].0;
+        i += 1;
+    }
+    names
+};
+
+/// The values of `SearchAlgorithm`.
+const ALGORITHM_NAMES: [&str; Algorithm::VALUES.len()] = {
+    let mut names = [""; Algorithm::VALUES.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Algorithm::VALUES[i].0;
         i += 1;
     }
     names
@@ -141,7 +166,37 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
         accept: None,
     },
+    OptionSpec {
+        name: SEARCH_ALGORITHM,
+        kind: OptionKind::Combo {
+            default: DEFAULT_ALGORITHM.name(),
+            values: &ALGORITHM_NAMES,
+        },
+        accept: None,
+    },
+    OptionSpec {
+        name: MULTI_PV,
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTI_PV,
+        },
+        accept: None,
+    },
+    OptionSpec {
+        name: MOVE_OVERHEAD,
+        kind: OptionKind::Spin {
+            default: DEFAULT_MOVE_OVERHEAD_MS,
+            min: 0,
+            max: MAX_MOVE_OVERHEAD_MS,
+        },
+        accept: None,
+    },
 ];
+
+/// The algorithm three-player positions are searched with by default (the
+/// strongest in the measured matches, README.md).
+pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::BestReply;
 
 /// Refuses games the engine does not play yet.
 fn playable_variant(value: &OptionValue) -> Result<(), String> {
@@ -338,6 +393,19 @@ impl Options {
     /// Trichess's rule after the first mate (`AfterMate`).
     pub fn after_mate(&self) -> AfterMate {
         AfterMate::from_name(self.text(AFTER_MATE)).unwrap_or_default()
+    }
+
+    /// The search settings these options ask for.
+    pub fn search(&self) -> SearchOptions {
+        SearchOptions {
+            algorithm: Algorithm::from_name(self.text(SEARCH_ALGORITHM)).unwrap_or(DEFAULT_ALGORITHM),
+            threads: self.threads(),
+            hash_mb: usize::try_from(self.hash_mb()).unwrap_or(usize::MAX),
+            multi_pv: usize::try_from(self.spin(MULTI_PV)).unwrap_or(1).max(1),
+            move_overhead: std::time::Duration::from_millis(
+                u64::try_from(self.spin(MOVE_OVERHEAD)).unwrap_or(0),
+            ),
+        }
     }
 
     /// The `option ...` lines of the answer to `uci`.

@@ -17,7 +17,7 @@ use crate::moves::{Move, MoveKind, MoveList};
 
 use crate::position::Position;
 use crate::rules::{self, EndReason};
-use crate::types::{MAX_PLAYERS, Player};
+use crate::types::{MAX_PLAYERS, PieceKind, Player};
 use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Duration;
 
@@ -217,15 +217,33 @@ impl<'a> Worker<'a> {
 
     /// The static value for the side to move, computed in full only when
     /// the cheap part is not already clearly outside `(alpha, beta)`.
-    fn side_eval(&mut self, alpha: i32, beta: i32) -> i32 {
+    fn side_eval(&mut self, alpha: i32, beta: i32, full: bool) -> i32 {
         let fast_scores = eval::evaluate_fast_from(&self.pos, &self.psq);
         let fast = self.for_side(self.root_value(fast_scores));
-        if fast - eval::LAZY_MARGIN >= beta || fast + eval::LAZY_MARGIN <= alpha {
+        if !full || fast - eval::LAZY_MARGIN >= beta || fast + eval::LAZY_MARGIN <= alpha {
             return fast;
         }
         let activity = self.activity();
         let full = std::array::from_fn(|p| fast_scores[p] + activity[p]);
         self.for_side(self.root_value(full))
+    }
+
+    /// The most one capture or promotion could gain here: the most valuable
+    /// enemy piece, plus a queen's promotion if the mover has a pawn.
+    fn best_possible_gain(&self) -> i32 {
+        let values = &eval::EvalTables::of(self.pos.variant()).values;
+        let mover = self.pos.to_move();
+        let enemies = self.pos.occupied() & !self.pos.pieces_of(mover);
+        let best_victim = [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight, PieceKind::Pawn]
+            .into_iter()
+            .find(|&k| (self.pos.kind(k) & enemies).nonempty())
+            .map_or(0, |k| values[k.index()].max(values[PieceKind::Pawn.index()]));
+        let promotion = if (self.pos.kind(PieceKind::Pawn) & self.pos.pieces_of(mover)).nonempty() {
+            values[PieceKind::Queen.index()]
+        } else {
+            0
+        };
+        best_victim + promotion
     }
 
     /// The activity part of the evaluation, through a small per-thread cache.
@@ -579,7 +597,9 @@ impl<'a> Worker<'a> {
         if let Some(v) = self.early_end(ply) {
             return self.for_side(v);
         }
-        let stand = self.side_eval(alpha, beta);
+        // The activity terms are judged where the main search ends; deeper
+        // in the capture sequence material decides.
+        let stand = self.side_eval(alpha, beta, qply == 0);
         if ply >= MAX_PLY {
             return stand;
         }
@@ -591,6 +611,9 @@ impl<'a> Worker<'a> {
             }
             alpha = alpha.max(stand);
             best = stand;
+        }
+        if !in_check && stand + self.best_possible_gain() + DELTA_MARGIN < alpha {
+            return stand;
         }
         let generate = if in_check { Generate::All } else { Generate::Tactical };
         let mut frame = self.frame(generate, Move::NONE, ply);

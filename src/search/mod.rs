@@ -69,11 +69,12 @@ impl Algorithm {
     }
 
     /// The algorithm's option value.
-    pub fn name(self) -> &'static str {
-        Self::VALUES
-            .iter()
-            .find(|&&(_, a)| a == self)
-            .map_or("paranoid", |&(n, _)| n)
+    pub const fn name(self) -> &'static str {
+        match self {
+            Algorithm::Paranoid => "paranoid",
+            Algorithm::MaxN => "maxn",
+            Algorithm::BestReply => "brs",
+        }
     }
 }
 
@@ -243,13 +244,23 @@ impl Searcher {
         &self.options
     }
 
-    /// Changes the options (resizing the table if `hash_mb` changed).
-    pub fn set_options(&mut self, options: Options) {
+    /// Changes the options, resizing the table if `hash_mb` changed. When
+    /// the new table cannot be allocated the old one stays (with its size
+    /// kept in the options) and the error says so.
+    pub fn set_options(&mut self, mut options: Options) -> Result<(), String> {
+        let mut result = Ok(());
         if options.hash_mb != self.options.hash_mb {
-            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+            match TranspositionTable::try_new(options.hash_mb) {
+                Ok(tt) => self.tt = Arc::new(tt),
+                Err(why) => {
+                    result = Err(format!("{why}; keeping {} MB", self.options.hash_mb));
+                    options.hash_mb = self.options.hash_mb;
+                }
+            }
         }
         self.orderings.resize_with(options.threads.max(1), Ordering::default);
         self.options = options;
+        result
     }
 
     /// Forgets everything learnt (a new game).

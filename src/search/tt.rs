@@ -61,16 +61,26 @@ fn unpack_scores(word: u64) -> ([i32; 3], i32) {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (rounded down to a power-of-two number of entries).
+    /// A table of about `megabytes` MB (rounded down to a power-of-two
+    /// number of entries).
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let bytes = megabytes.max(1) * 1024 * 1024;
-        let entries = (bytes / ENTRY_BYTES).next_power_of_two() / 2;
-        let entries = entries.max(2);
-        TranspositionTable {
-            words: (0..entries * WORDS).map(|_| AtomicU64::new(0)).collect(),
+        Self::try_new(megabytes).unwrap_or_else(|_| Self::try_new(1).expect("a 1 MB table"))
+    }
+
+    /// Like [`TranspositionTable::new`], or an error when the memory cannot be had.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
+        let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
+        let entries = ((bytes / ENTRY_BYTES).next_power_of_two() / 2).max(2);
+        let mut words: Vec<AtomicU64> = Vec::new();
+        words
+            .try_reserve_exact(entries * WORDS)
+            .map_err(|_| format!("cannot allocate a transposition table of {megabytes} MB"))?;
+        words.resize_with(entries * WORDS, || AtomicU64::new(0));
+        Ok(TranspositionTable {
+            words: words.into_boxed_slice(),
             mask: entries - 1,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Forgets everything.
