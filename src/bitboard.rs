@@ -145,7 +145,9 @@ impl Iterator for Bitboard {
 
 impl std::fmt::Debug for Bitboard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_set().entries(self.into_iter().map(|c| c.index())).finish()
+        f.debug_set()
+            .entries(self.into_iter().map(|c| c.index()))
+            .finish()
     }
 }
 

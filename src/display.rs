@@ -28,7 +28,11 @@ impl Position {
     /// The two-character token of `cell`: army letter and piece letter, or ` .`.
     pub fn cell_token(&self, cell: Cell) -> String {
         match self.piece_at(cell) {
-            Some(p) => format!("{}{}", self.game().letters[p.army().index()], p.kind().letter()),
+            Some(p) => format!(
+                "{}{}",
+                self.game().letters[p.army().index()],
+                p.kind().letter()
+            ),
             None => " .".to_string(),
         }
     }
@@ -101,7 +105,10 @@ impl Position {
             for (i, level) in levels.iter().enumerate() {
                 // Smaller levels sit vertically centred, like the pyramid seen from above.
                 let offset = (height - level.len()) / 2;
-                let text = line.checked_sub(offset).and_then(|k| level.get(k)).map_or("", String::as_str);
+                let text = line
+                    .checked_sub(offset)
+                    .and_then(|k| level.get(k))
+                    .map_or("", String::as_str);
                 let _ = write!(out, "{text:<w$}   ", w = width[i]);
             }
             out.truncate(out.trim_end().len());
@@ -178,7 +185,9 @@ impl Label {
             let first = names.first().copied().unwrap_or("");
             (0..=first.len())
                 .rev()
-                .find(|&n| first.is_char_boundary(n) && names.iter().all(|s| s.starts_with(&first[..n])))
+                .find(|&n| {
+                    first.is_char_boundary(n) && names.iter().all(|s| s.starts_with(&first[..n]))
+                })
                 .unwrap_or(0)
         };
         let common_suffix = |names: &[&str]| {
@@ -200,7 +209,10 @@ impl Label {
             }
             Label::Prefix => {
                 let n = common_prefix(names);
-                (first[..n].to_string(), names.iter().map(|s| s[n..].to_string()).collect())
+                (
+                    first[..n].to_string(),
+                    names.iter().map(|s| s[n..].to_string()).collect(),
+                )
             }
             Label::Affixes => {
                 let p = common_prefix(names);

@@ -184,7 +184,10 @@ mod tests {
         let d = Move::double_step(b, a, c);
         assert_eq!((d.kind(), d.aux_cell()), (MoveKind::DoubleStep, c));
         let e = Move::en_passant(a, c, b);
-        assert_eq!((e.kind(), e.aux_cell(), e.promotion_kind()), (MoveKind::EnPassant, b, None));
+        assert_eq!(
+            (e.kind(), e.aux_cell(), e.promotion_kind()),
+            (MoveKind::EnPassant, b, None)
+        );
         let k = Move::castle(a, b, 5);
         assert_eq!((k.kind(), k.castle_index()), (MoveKind::Castle, 5));
         assert!(Move::PASS.is_pass());

@@ -48,7 +48,10 @@ impl Position {
         if well_formed {
             Err(format!("illegal move {text}"))
         } else {
-            Err(format!("malformed move {text} (expected <from><to>[q|r|b|n] with cells of {})", self.variant()))
+            Err(format!(
+                "malformed move {text} (expected <from><to>[q|r|b|n] with cells of {})",
+                self.variant()
+            ))
         }
     }
 }

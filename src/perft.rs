@@ -36,12 +36,21 @@ pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
 /// [`divide`] that gives up (returning `None`) soon after `stop` is raised:
 /// each root move's subtree checks the flag before it starts and at every
 /// node near the root.
-pub fn divide_until(pos: &Position, depth: u32, threads: usize, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
+pub fn divide_until(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Option<Vec<(Move, u64)>> {
     let moves = pos.legal_moves();
     let count = |&m: &Move| {
         let mut child = pos.clone();
         child.make(m);
-        let nodes = if depth <= 1 { Some(1) } else { perft_until(&mut child, depth - 1, stop) };
+        let nodes = if depth <= 1 {
+            Some(1)
+        } else {
+            perft_until(&mut child, depth - 1, stop)
+        };
         nodes.map(|n| (m, n))
     };
     let lines: Option<Vec<(Move, u64)>> = if threads <= 1 {

@@ -44,7 +44,11 @@ fn read_suites() -> Vec<Check> {
                 continue;
             }
             let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-            assert!(fields.len() >= 3, "{}: malformed line {line:?}", file.display());
+            assert!(
+                fields.len() >= 3,
+                "{}: malformed line {line:?}",
+                file.display()
+            );
             let options: Vec<(String, String)> = fields
                 .get(3)
                 .map(|o| {
@@ -85,16 +89,16 @@ fn reference_confirms_perft_suites() {
     assert!(!checks.is_empty(), "no perft suite entries found");
     let failures: Vec<String> = checks
         .par_iter()
-        .filter_map(|c| {
-            match reference::perft(&c.game, &c.position, &c.options, c.depth) {
+        .filter_map(
+            |c| match reference::perft(&c.game, &c.position, &c.options, c.depth) {
                 Ok(n) if n == c.nodes => None,
                 Ok(n) => Some(format!(
                     "{} {} depth {}: reference {n}, suite {}",
                     c.game, c.name, c.depth, c.nodes
                 )),
                 Err(e) => Some(format!("{} {} depth {}: {e}", c.game, c.name, c.depth)),
-            }
-        })
+            },
+        )
         .collect();
     assert!(failures.is_empty(), "mismatches:\n{}", failures.join("\n"));
 }

@@ -34,7 +34,11 @@ fn read_suites() -> Vec<Check> {
                 continue;
             }
             let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-            assert!(fields.len() >= 3, "{}: malformed line {line:?}", file.display());
+            assert!(
+                fields.len() >= 3,
+                "{}: malformed line {line:?}",
+                file.display()
+            );
             let mut after_mate = AfterMate::End;
             for option in fields.get(3).map_or("", |o| o).split_whitespace() {
                 match option.split_once('=') {
@@ -66,7 +70,10 @@ fn engine_matches_every_perft_suite() {
         .ok()
         .and_then(|b| b.parse().ok())
         .unwrap_or(DEFAULT_BUDGET);
-    let checks: Vec<Check> = read_suites().into_iter().filter(|c| c.nodes <= budget).collect();
+    let checks: Vec<Check> = read_suites()
+        .into_iter()
+        .filter(|c| c.nodes <= budget)
+        .collect();
     for variant in Variant::ALL {
         assert!(
             checks.iter().any(|c| c.variant == variant),
@@ -87,7 +94,10 @@ fn engine_matches_every_perft_suite() {
             pos.set_after_mate(c.after_mate);
             let n = perft(&mut pos, c.depth);
             (n != c.nodes).then(|| {
-                format!("{} {} depth {}: engine {n}, suite {}", c.variant, c.name, c.depth, c.nodes)
+                format!(
+                    "{} {} depth {}: engine {n}, suite {}",
+                    c.variant, c.name, c.depth, c.nodes
+                )
             })
         })
         .collect();

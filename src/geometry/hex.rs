@@ -54,7 +54,9 @@ impl HexBoard {
     /// The board of cells with `0 <= q, r <= last` and `low <= q - r <= high`.
     pub fn new(last: i32, low: i32, high: i32) -> HexBoard {
         HexBoard {
-            lattice: Lattice::new([(0, last), (0, last)], |[r, q]| (low..=high).contains(&(q - r))),
+            lattice: Lattice::new([(0, last), (0, last)], |[r, q]| {
+                (low..=high).contains(&(q - r))
+            }),
         }
     }
 

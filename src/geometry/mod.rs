@@ -100,8 +100,10 @@ impl Geometry {
         let mut segments: [Vec<Segment>; 2] = Default::default();
         let mut pairs: [Vec<RayPair>; 2] = Default::default();
         let mut table = Box::new([CellTable::default(); MAX_CELLS]);
-        let mut between: [Vec<Bitboard>; 2] = [vec![Bitboard::EMPTY; n * n], vec![Bitboard::EMPTY; n * n]];
-        let mut line_passes: [Vec<Bitboard>; 2] = [vec![Bitboard::EMPTY; n * n], vec![Bitboard::EMPTY; n * n]];
+        let mut between: [Vec<Bitboard>; 2] =
+            [vec![Bitboard::EMPTY; n * n], vec![Bitboard::EMPTY; n * n]];
+        let mut line_passes: [Vec<Bitboard>; 2] =
+            [vec![Bitboard::EMPTY; n * n], vec![Bitboard::EMPTY; n * n]];
         let mut has_passing = false;
         let mut unique_paths = true;
         let mut pass_steps = Box::new([[PassStep::default(); MAX_PASS_STEPS]; MAX_CELLS]);
@@ -137,7 +139,10 @@ impl Geometry {
                 let mut k = 0;
                 for root in roots {
                     if let Some((a, b)) = root.passes_between {
-                        assert!(k < MAX_PASS_STEPS, "too many passing-rule steps from a cell");
+                        assert!(
+                            k < MAX_PASS_STEPS,
+                            "too many passing-rule steps from a cell"
+                        );
                         pass_steps[from][k] = PassStep {
                             target: Bitboard::from_cell(root.cell),
                             between: Bitboard::from_cell(a).with(b),
@@ -231,7 +236,11 @@ impl Geometry {
             }
             let (cells, blocked) = segment.reach(occupied);
             reached |= cells;
-            i = if blocked { segment.skip as usize - offset } else { i + 1 };
+            i = if blocked {
+                segment.skip as usize - offset
+            } else {
+                i + 1
+            };
         }
         reached
     }

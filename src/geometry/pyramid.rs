@@ -73,7 +73,8 @@ impl Default for PyramidBoard {
 impl PyramidBoard {
     /// The four-level pyramid.
     pub fn new() -> PyramidBoard {
-        let on_board = |[l, r, f]: Point<3>| (l..SIDE - l).contains(&f) && (l..SIDE - l).contains(&r);
+        let on_board =
+            |[l, r, f]: Point<3>| (l..SIDE - l).contains(&f) && (l..SIDE - l).contains(&r);
         PyramidBoard {
             lattice: Lattice::new([(0, LEVELS - 1), (0, SIDE - 1), (0, SIDE - 1)], on_board),
         }

@@ -271,7 +271,10 @@ mod tests {
         let blocked_branch = Bitboard::from_cell(c(30));
         assert_eq!(walk(&segs, blocked_branch), all.without(c(29)));
         let blocked_trunk = Bitboard::from_cell(c(11));
-        assert_eq!(walk(&segs, blocked_trunk), [c(10), c(11)].into_iter().collect());
+        assert_eq!(
+            walk(&segs, blocked_trunk),
+            [c(10), c(11)].into_iter().collect()
+        );
     }
 
     #[test]
@@ -285,7 +288,12 @@ mod tests {
         // A ray above the start whose indices shrink is not paired.
         let turned = RayNode::chain(&[c(40), c(30), c(20)]).unwrap();
         let (mut p2, mut s2) = (Vec::new(), Vec::new());
-        compile(c(5), &[RayNode::chain(&[c(3)]).unwrap(), turned], &mut p2, &mut s2);
+        compile(
+            c(5),
+            &[RayNode::chain(&[c(3)]).unwrap(), turned],
+            &mut p2,
+            &mut s2,
+        );
         assert_eq!((p2.len(), s2.len()), (0, 2));
         let set = |cells: &[u8]| cells.iter().map(|&i| c(i)).collect::<Bitboard>();
         assert_eq!(pairs[0].reach(Bitboard::EMPTY), set(&[1, 2, 3, 6, 7, 8]));

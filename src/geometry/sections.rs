@@ -88,13 +88,22 @@ impl SectionBoard {
     pub fn coords(&self, cell: Cell) -> (usize, i32, i32) {
         let i = cell.index() as i32;
         let per_section = COLUMNS * ROWS;
-        ((i / per_section) as usize, i % COLUMNS + 1, (i % per_section) / COLUMNS + 1)
+        (
+            (i / per_section) as usize,
+            i % COLUMNS + 1,
+            (i % per_section) / COLUMNS + 1,
+        )
     }
 
     /// `cell` with its section's native orientation.
     pub fn native(&self, cell: Cell) -> Placed {
         let (section, x, y) = self.coords(cell);
-        Placed { section, x, y, orientation: 1 }
+        Placed {
+            section,
+            x,
+            y,
+            orientation: 1,
+        }
     }
 
     fn cell_of(&self, p: Placed) -> Cell {
@@ -150,7 +159,10 @@ impl SectionBoard {
         for path in [[(0, dy), (dx, 0)], [(dx, 0), (0, dy)]] {
             for p in self.follow(from, &path) {
                 let c = self.cell_of(p);
-                if c != start && !neighbours.contains(&c) && !out.iter().any(|q| self.cell_of(*q) == c) {
+                if c != start
+                    && !neighbours.contains(&c)
+                    && !out.iter().any(|q| self.cell_of(*q) == c)
+                {
                     out.push(p);
                 }
             }
@@ -160,7 +172,12 @@ impl SectionBoard {
 
     /// The ray tree from `from` repeating `step` (each branch in its own
     /// orientation) until every branch leaves the board.
-    fn ray(&self, from: Placed, step: &dyn Fn(Placed) -> Vec<Placed>, depth: usize) -> Vec<RayNode> {
+    fn ray(
+        &self,
+        from: Placed,
+        step: &dyn Fn(Placed) -> Vec<Placed>,
+        depth: usize,
+    ) -> Vec<RayNode> {
         if depth >= MAX_RAY {
             return Vec::new();
         }

@@ -97,10 +97,16 @@ mod tests {
         assert_eq!(g.lines(SliderClass::Straight, d4).count(), 14);
         assert_eq!(g.lines(SliderClass::Diagonal, d4).count(), 13);
         assert!(g.exact_lines());
-        let occ = [g.cell("d6").unwrap(), g.cell("f4").unwrap()].into_iter().collect();
+        let occ = [g.cell("d6").unwrap(), g.cell("f4").unwrap()]
+            .into_iter()
+            .collect();
         let reach = g.slider_reach(SliderClass::Straight, d4, occ);
         assert_eq!(reach.count(), 2 + 2 + 3 + 3);
-        let between = g.between(SliderClass::Diagonal, g.cell("a1").unwrap(), g.cell("h8").unwrap());
+        let between = g.between(
+            SliderClass::Diagonal,
+            g.cell("a1").unwrap(),
+            g.cell("h8").unwrap(),
+        );
         assert_eq!(between.count(), 6);
     }
 }

@@ -49,7 +49,9 @@ impl Position {
             diagonal: all & (self.kind(PieceKind::Bishop) | queens),
             knights: all & self.kind(PieceKind::Knight),
             kings: all & self.kind(PieceKind::King),
-            pawns: std::array::from_fn(|a| all & self.kind(PieceKind::Pawn) & self.army(Army::new(a))),
+            pawns: std::array::from_fn(|a| {
+                all & self.kind(PieceKind::Pawn) & self.army(Army::new(a))
+            }),
         }
     }
 
@@ -89,7 +91,13 @@ impl Position {
     /// Whether a piece of `by`, other than those on `ignore`, attacks `cell`
     /// when `occupied` is the board.
     #[inline]
-    pub fn is_attacked(&self, cell: Cell, occupied: Bitboard, by: &Attackers, ignore: Bitboard) -> bool {
+    pub fn is_attacked(
+        &self,
+        cell: Cell,
+        occupied: Bitboard,
+        by: &Attackers,
+        ignore: Bitboard,
+    ) -> bool {
         let game = self.game();
         let g = &game.geometry;
         let live = !ignore;
@@ -137,11 +145,11 @@ impl Position {
                 g.slider_reach(SliderClass::Straight, from, occupied)
                     | g.slider_reach(SliderClass::Diagonal, from, occupied)
             }
-            PieceKind::King => {
-                game.king_steps(from) & !g.blocked_diagonal_steps(from, occupied)
-            }
+            PieceKind::King => game.king_steps(from) & !g.blocked_diagonal_steps(from, occupied),
             PieceKind::Pawn => {
-                game.pawns[self.piece_at(from).map_or(0, |p| p.army().index())].at(from).captures
+                game.pawns[self.piece_at(from).map_or(0, |p| p.army().index())]
+                    .at(from)
+                    .captures
                     & !g.blocked_diagonal_steps(from, occupied)
             }
         }

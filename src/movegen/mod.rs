@@ -288,7 +288,11 @@ impl Position {
             self.kind(PieceKind::King)
         };
         let reachable = g.cells() & !own & !protected;
-        let open = if TACTICAL { reachable & occupied } else { reachable };
+        let open = if TACTICAL {
+            reachable & occupied
+        } else {
+            reachable
+        };
         let king = self.king_of(mover).filter(|&k| own.has(k));
         let safety = match king {
             Some(k) if king_safety => Safety::of(self, k, &attackers, own),
@@ -326,7 +330,12 @@ impl Position {
 
         let restricted = cx.safety.pinned | cx.safety.verify;
         let free_open = open & cx.safety.check_mask;
-        for kind in [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen] {
+        for kind in [
+            PieceKind::Knight,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+            PieceKind::Queen,
+        ] {
             for from in self.kind(kind) & own {
                 let targets = self.reach(kind, from, occupied);
                 if restricted.has(from) {
@@ -350,19 +359,32 @@ impl Position {
         }
     }
 
-    fn generate_pawn_moves<S: MoveSink, const TACTICAL: bool>(&self, cx: &Context, army: Army, sink: &mut S) {
+    fn generate_pawn_moves<S: MoveSink, const TACTICAL: bool>(
+        &self,
+        cx: &Context,
+        army: Army,
+        sink: &mut S,
+    ) {
         let game = self.game();
         let g = &game.geometry;
         let tables = &game.pawns[army.index()];
         let occupied = self.occupied();
         let empty = !occupied;
         let capturable = occupied & cx.open;
-        let steps_allowed = if TACTICAL { tables.promotion } else { !Bitboard::EMPTY };
+        let steps_allowed = if TACTICAL {
+            tables.promotion
+        } else {
+            !Bitboard::EMPTY
+        };
         for from in self.kind(PieceKind::Pawn) & self.army(army) & cx.own {
             let cell = tables.at(from);
             let captures = cell.captures & capturable & !g.blocked_diagonal_steps(from, occupied);
             let restricted = (cx.safety.pinned | cx.safety.verify).has(from);
-            let allowed = if restricted { cx.allowed(from) } else { cx.safety.check_mask };
+            let allowed = if restricted {
+                cx.allowed(from)
+            } else {
+                cx.safety.check_mask
+            };
             let verify = restricted && cx.safety.verify.has(from);
             let mut targets = ((cell.single & empty & steps_allowed) | captures) & allowed;
             if verify {
@@ -400,7 +422,8 @@ impl Position {
             }
             let two_stepper = self.piece_at(entry.pawn);
             if !two_stepper.is_some_and(|p| {
-                p.kind() == PieceKind::Pawn && self.controller(p).is_some_and(|c| c.index() == owner)
+                p.kind() == PieceKind::Pawn
+                    && self.controller(p).is_some_and(|c| c.index() == owner)
             }) {
                 continue;
             }
@@ -441,7 +464,8 @@ impl Position {
                     .piece_at(c.rook_from)
                     .is_some_and(|p| p.kind() == PieceKind::Rook && p.army() == c.army)
                 || cx.in_check
-                || { c.must_be_safe }.any(|cell| self.is_attacked(cell, occupied, &cx.attackers, none))
+                || { c.must_be_safe }
+                    .any(|cell| self.is_attacked(cell, occupied, &cx.attackers, none))
             {
                 continue;
             }

@@ -108,7 +108,11 @@ impl Position {
                     };
                     let army = match game.player_index(c) {
                         Some(a) if c.is_ascii_lowercase() => Army::new(a),
-                        _ => reject!("row {}: {c:?} is not an army letter of {}", row_no + 1, game.variant),
+                        _ => reject!(
+                            "row {}: {c:?} is not an army letter of {}",
+                            row_no + 1,
+                            game.variant
+                        ),
                     };
                     let kind = match PieceKind::from_letter(kind_letter) {
                         Some(k) if kind_letter.is_ascii_uppercase() => k,
@@ -202,7 +206,7 @@ impl Position {
         let mut listed = [false; MAX_PLAYERS];
         if let Some(value) = armies_field {
             let chars: Vec<char> = value.chars().collect();
-            if chars.len() % 2 != 0 || chars.is_empty() {
+            if !chars.len().is_multiple_of(2) || chars.is_empty() {
                 reject!("armies=: expected pairs <army><controller or ->, got {value:?}");
             }
             for pair in chars.chunks(2) {
@@ -211,7 +215,10 @@ impl Position {
                     reject!("armies=: army {} listed twice", pair[0]);
                 }
                 if state.in_game.has(army.owner()) {
-                    reject!("armies=: army {} belongs to a player still in the game", pair[0]);
+                    reject!(
+                        "armies=: army {} belongs to a player still in the game",
+                        pair[0]
+                    );
                 }
                 state.controller[army.index()] = if pair[1] == '-' {
                     if game.variant != Variant::Trichess {
@@ -228,7 +235,8 @@ impl Position {
             }
         }
         for (a, &was_listed) in listed.iter().enumerate().take(game.players) {
-            if !state.in_game.has(Army::new(a).owner()) && !was_listed && self.by_army[a].nonempty() {
+            if !state.in_game.has(Army::new(a).owner()) && !was_listed && self.by_army[a].nonempty()
+            {
                 reject!(
                     "army {}: its player is out, so armies= must say who controls its pieces",
                     game.letters[a]
@@ -236,7 +244,8 @@ impl Position {
             }
         }
         self.state = state;
-        self.draw_clock = (clock as u16).saturating_mul(CLOCK_UNITS_PER_MOVE[state.in_game.count()]);
+        self.draw_clock =
+            (clock as u16).saturating_mul(CLOCK_UNITS_PER_MOVE[state.in_game.count()]);
         self.refresh_control();
         Ok(())
     }
@@ -266,7 +275,9 @@ impl Position {
             let side = match c {
                 'K' => CastlingSide::Right,
                 'Q' => CastlingSide::Left,
-                _ => reject!("castling: unexpected {c:?} (expected army letters followed by K and/or Q)"),
+                _ => reject!(
+                    "castling: unexpected {c:?} (expected army letters followed by K and/or Q)"
+                ),
             };
             let Some(army) = army else {
                 reject!("castling: {c:?} without an army letter before it");
@@ -339,7 +350,7 @@ impl Position {
             reject!("the player to move is out of the game or frozen");
         }
         let start = Position::start_counts(game.variant);
-        for a in 0..game.players {
+        for (a, start_counts) in start.iter().enumerate().take(game.players) {
             let army = Army::new(a);
             let letter = game.letters[a];
             let pieces = self.by_army[a];
@@ -348,7 +359,10 @@ impl Position {
             let expected_kings = usize::from(own_player_in);
             if kings.count() as usize != expected_kings {
                 if own_player_in {
-                    reject!("army {letter} must have exactly one king, it has {}", kings.count());
+                    reject!(
+                        "army {letter} must have exactly one king, it has {}",
+                        kings.count()
+                    );
                 }
                 reject!("army {letter} is out of the game and cannot have a king");
             }
@@ -358,17 +372,25 @@ impl Position {
                 reject!("pawn of army {letter} on its own baseline ({})", name(c));
             }
             if let Some(c) = (pawns & tables.promotion).next() {
-                reject!("pawn of army {letter} on a promotion cell ({}) must have promoted", name(c));
+                reject!(
+                    "pawn of army {letter} on a promotion cell ({}) must have promoted",
+                    name(c)
+                );
             }
             let count = |k: PieceKind| (pieces & self.kind(k)).count() as i32;
-            let start_of = |k: PieceKind| start[a][k.index()] as i32;
+            let start_of = |k: PieceKind| start_counts[k.index()] as i32;
             if count(PieceKind::Pawn) > start_of(PieceKind::Pawn) {
                 reject!("army {letter} has more pawns than it starts with");
             }
-            let extra: i32 = [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen]
-                .into_iter()
-                .map(|k| (count(k) - start_of(k)).max(0))
-                .sum();
+            let extra: i32 = [
+                PieceKind::Knight,
+                PieceKind::Bishop,
+                PieceKind::Rook,
+                PieceKind::Queen,
+            ]
+            .into_iter()
+            .map(|k| (count(k) - start_of(k)).max(0))
+            .sum();
             if extra > start_of(PieceKind::Pawn) - count(PieceKind::Pawn) {
                 reject!("army {letter} has more promoted pieces than missing pawns");
             }
@@ -378,12 +400,18 @@ impl Position {
                 continue;
             }
             let letter = game.letters[c.army.index()];
-            let king_home = self.mailbox[c.king_from.index()] == Some(Piece::new(c.army, PieceKind::King));
-            let rook_home = self.mailbox[c.rook_from.index()] == Some(Piece::new(c.army, PieceKind::Rook));
+            let king_home =
+                self.mailbox[c.king_from.index()] == Some(Piece::new(c.army, PieceKind::King));
+            let rook_home =
+                self.mailbox[c.rook_from.index()] == Some(Piece::new(c.army, PieceKind::Rook));
             if !king_home || !rook_home {
                 reject!(
                     "castling right {letter}{} needs king on {} and rook on {}",
-                    if c.side == CastlingSide::Right { 'K' } else { 'Q' },
+                    if c.side == CastlingSide::Right {
+                        'K'
+                    } else {
+                        'Q'
+                    },
                     name(c.king_from),
                     name(c.rook_from)
                 );
@@ -398,15 +426,18 @@ impl Position {
             let letter = game.letters[p];
             let player = Player::new(p);
             let army = player.army();
-            let pawn_there = self.mailbox[e.pawn.index()] == Some(Piece::new(army, PieceKind::Pawn));
-            let is_double = game.pawns[army.index()]
-                .cells
-                .iter()
-                .any(|c| c.doubles().iter().any(|d| d.skipped == e.skipped && d.target == e.pawn));
+            let pawn_there =
+                self.mailbox[e.pawn.index()] == Some(Piece::new(army, PieceKind::Pawn));
+            let is_double = game.pawns[army.index()].cells.iter().any(|c| {
+                c.doubles()
+                    .iter()
+                    .any(|d| d.skipped == e.skipped && d.target == e.pawn)
+            });
             // Where the right lasts several moves, another piece may have
             // moved onto the skipped cell meanwhile (the entry is then unusable).
             let skipped_must_be_empty = game.en_passant == EnPassantRule::NextMoveOnly;
-            if !pawn_there || !is_double || (skipped_must_be_empty && self.occupied.has(e.skipped)) {
+            if !pawn_there || !is_double || (skipped_must_be_empty && self.occupied.has(e.skipped))
+            {
                 reject!(
                     "en passant {letter}{}{}: no pawn of {letter} stands there after a two-cell move",
                     name(e.skipped),
@@ -453,12 +484,11 @@ impl Position {
     fn start_counts(variant: Variant) -> [[u32; PieceKind::COUNT]; MAX_PLAYERS] {
         let game = variant.game();
         let mut start = Position::empty(variant);
-        start.read_board(game.start.split_whitespace().next().unwrap_or(""))
+        start
+            .read_board(game.start.split_whitespace().next().unwrap_or(""))
             .expect("start board is well-formed");
         std::array::from_fn(|a| {
-            std::array::from_fn(|k| {
-                (start.by_army[a] & start.by_kind[k]).count()
-            })
+            std::array::from_fn(|k| (start.by_army[a] & start.by_kind[k]).count())
         })
     }
 
@@ -514,10 +544,15 @@ impl Position {
                 e.map(|e| format!("{}{}{}", game.letters[p], g.name(e.skipped), g.name(e.pawn)))
             })
             .collect();
-        let ep = if entries.is_empty() { "-".to_string() } else { entries.join(",") };
+        let ep = if entries.is_empty() {
+            "-".to_string()
+        } else {
+            entries.join(",")
+        };
         let _ = write!(out, " {ep} {} {}", self.clock_moves(), self.round);
         let state = &self.state;
-        let letters = |set: PlayerSet| -> String { set.iter().map(|p| game.letters[p.index()]).collect() };
+        let letters =
+            |set: PlayerSet| -> String { set.iter().map(|p| game.letters[p.index()]).collect() };
         let out_order: String = state
             .out_order
             .iter()
@@ -665,7 +700,11 @@ impl Position {
                             empty = 0;
                         }
                         let letter = piece.kind().letter();
-                        out.push(if piece.army().index() == 0 { letter } else { letter.to_ascii_lowercase() });
+                        out.push(if piece.army().index() == 0 {
+                            letter
+                        } else {
+                            letter.to_ascii_lowercase()
+                        });
                     }
                 }
             }
@@ -673,7 +712,11 @@ impl Position {
                 let _ = write!(out, "{empty}");
             }
         }
-        let _ = write!(out, " {} ", if self.to_move.index() == 0 { 'w' } else { 'b' });
+        let _ = write!(
+            out,
+            " {} ",
+            if self.to_move.index() == 0 { 'w' } else { 'b' }
+        );
         let mut castling = String::new();
         for (army, side, letter) in [
             (0, CastlingSide::Right, 'K'),

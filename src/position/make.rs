@@ -84,7 +84,11 @@ impl Position {
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant => {
                 let (from, to) = (m.from(), m.to());
                 let piece = self.take(from);
-                let victim_cell = if m.kind() == MoveKind::EnPassant { m.aux_cell() } else { to };
+                let victim_cell = if m.kind() == MoveKind::EnPassant {
+                    m.aux_cell()
+                } else {
+                    to
+                };
                 if self.mailbox[victim_cell.index()].is_some() {
                     undo.captured = Some((victim_cell, self.take(victim_cell)));
                 }
@@ -96,7 +100,10 @@ impl Position {
                     resets_clock = true;
                 }
                 if m.kind() == MoveKind::DoubleStep && game.en_passant != EnPassantRule::None {
-                    let entry = EnPassant { skipped: m.aux_cell(), pawn: to };
+                    let entry = EnPassant {
+                        skipped: m.aux_cell(),
+                        pawn: to,
+                    };
                     self.en_passant[mover.index()] = Some(entry);
                     self.hash ^= z.en_passant(mover, entry.skipped);
                 }
@@ -118,7 +125,11 @@ impl Position {
                 self.state.captured[mover.index()] += Game::star_points(victim.kind());
             }
         }
-        let passes = if m.is_pass() { self.state.passes + 1 } else { 0 };
+        let passes = if m.is_pass() {
+            self.state.passes + 1
+        } else {
+            0
+        };
         if passes != self.state.passes {
             self.state.passes = passes;
             self.rehash_state();

@@ -97,9 +97,13 @@ impl GameState {
 
     /// The state packed into a number for hashing (everything but captured material).
     pub fn packed(&self) -> u64 {
-        let controller = self.controller.iter().enumerate().fold(0u64, |acc, (a, c)| {
-            acc | (c.map_or(3, |p| p.index() as u64)) << (2 * a)
-        });
+        let controller = self
+            .controller
+            .iter()
+            .enumerate()
+            .fold(0u64, |acc, (a, c)| {
+                acc | (c.map_or(3, |p| p.index() as u64)) << (2 * a)
+            });
         let order = self.out_order.iter().enumerate().fold(0u64, |acc, (i, p)| {
             acc | (p.map_or(3, |p| p.index() as u64)) << (2 * i)
         });

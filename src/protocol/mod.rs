@@ -18,12 +18,12 @@ use crate::notation::NULL_MOVE_TEXT;
 use crate::perft;
 use crate::position::Position;
 use crate::search::{Limits, Searcher};
-use std::sync::{Arc, Mutex};
 use go::{GoCommand, bestmove_line, info_line, parse_go};
 use options::{AFTER_MATE, HASH, OptionSpec, Options, UCI_VARIANT};
 use output::one_line;
 use setup::Setup;
 use std::io::BufRead;
+use std::sync::{Arc, Mutex};
 use worker::{StopSignal, Worker};
 
 /// The engine's name.
@@ -314,7 +314,9 @@ impl Engine {
                 let settings = self.options.search();
                 let new_game = std::mem::take(&mut self.new_game);
                 self.worker.start(&self.out, fallback, move |signal, out| {
-                    let mut searcher = searcher.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                    let mut searcher = searcher
+                        .lock()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner());
                     if let Err(why) = searcher.set_options(settings) {
                         out.line(&format!("info string error: {why}"));
                     }

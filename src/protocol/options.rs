@@ -398,7 +398,8 @@ impl Options {
     /// The search settings these options ask for.
     pub fn search(&self) -> SearchOptions {
         SearchOptions {
-            algorithm: Algorithm::from_name(self.text(SEARCH_ALGORITHM)).unwrap_or(DEFAULT_ALGORITHM),
+            algorithm: Algorithm::from_name(self.text(SEARCH_ALGORITHM))
+                .unwrap_or(DEFAULT_ALGORITHM),
             threads: self.threads(),
             hash_mb: usize::try_from(self.hash_mb()).unwrap_or(usize::MAX),
             multi_pv: usize::try_from(self.spin(MULTI_PV)).unwrap_or(1).max(1),

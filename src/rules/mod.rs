@@ -30,7 +30,12 @@ pub fn kings_capturable(pos: &Position) -> bool {
 /// Applies the events a move by `mover` triggers at once (e.g. a captured
 /// Rabe hands its army over).
 #[inline]
-pub fn after_move(pos: &mut Position, mover: Player, captured: Option<(Cell, Piece)>, removed: &mut Removed) {
+pub fn after_move(
+    pos: &mut Position,
+    mover: Player,
+    captured: Option<(Cell, Piece)>,
+    removed: &mut Removed,
+) {
     if pos.variant() == Variant::Hexenschach {
         hexenschach::after_move(pos, mover, captured, removed);
     }
@@ -194,7 +199,10 @@ impl Position {
             let winner = self.next_active_after(mover).unwrap_or(mover);
             let mut points = [0.0; MAX_PLAYERS];
             points[winner.index()] = 1.0;
-            Outcome { reason: EndReason::Checkmate, points }
+            Outcome {
+                reason: EndReason::Checkmate,
+                points,
+            }
         } else {
             self.drawn(EndReason::Stalemate)
         }

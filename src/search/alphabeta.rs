@@ -34,8 +34,16 @@ const QUIESCENCE_EVASIONS: u32 = 2;
 /// Fraction (per mille) of the soft time after which no new depth starts.
 const NEW_DEPTH_SHARE: u32 = 550;
 /// Keys that keep the table's entries apart per algorithm and root player.
-const ALGORITHM_SALT: [u64; 3] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9];
-const ROOT_SALT: [u64; MAX_PLAYERS] = [0x27D4_EB2F_1656_67C5, 0x85EB_CA77_C2B2_AE63, 0xFF51_AFD7_ED55_8CCD];
+const ALGORITHM_SALT: [u64; 3] = [
+    0x9E37_79B9_7F4A_7C15,
+    0xC2B2_AE3D_27D4_EB4F,
+    0x1656_67B1_9E37_79F9,
+];
+const ROOT_SALT: [u64; MAX_PLAYERS] = [
+    0x27D4_EB2F_1656_67C5,
+    0x85EB_CA77_C2B2_AE63,
+    0xFF51_AFD7_ED55_8CCD,
+];
 
 /// A root move with its latest score and line.
 #[derive(Clone, Debug)]
@@ -127,7 +135,11 @@ impl<'a> Worker<'a> {
                         .promotion_kind()
                         .map_or(piece, |k| crate::types::Piece::new(piece.army(), k));
                     after[a] += t.piece_square(placed, m.to()) - t.piece_square(piece, m.from());
-                    let victim = if m.kind() == MoveKind::EnPassant { m.aux_cell() } else { m.to() };
+                    let victim = if m.kind() == MoveKind::EnPassant {
+                        m.aux_cell()
+                    } else {
+                        m.to()
+                    };
                     if let Some(v) = self.pos.piece_at(victim) {
                         after[v.army().index()] -= t.piece_square(v, victim);
                     }
@@ -173,7 +185,9 @@ impl<'a> Worker<'a> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if self.nodes.is_multiple_of(super::CHECK_EVERY) {
-            self.shared.nodes.fetch_add(super::CHECK_EVERY, AtomicOrdering::Relaxed);
+            self.shared
+                .nodes
+                .fetch_add(super::CHECK_EVERY, AtomicOrdering::Relaxed);
             if self.shared.must_stop() {
                 self.aborted = true;
             }
@@ -198,7 +212,11 @@ impl<'a> Worker<'a> {
 
     /// `+1` when the root player moves, `-1` when the coalition does.
     pub(super) fn side(&self) -> i32 {
-        if self.pos.to_move() == self.root { 1 } else { -1 }
+        if self.pos.to_move() == self.root {
+            1
+        } else {
+            -1
+        }
     }
 
     /// The value of per-player `scores` for the root player: its score
@@ -212,7 +230,8 @@ impl<'a> Worker<'a> {
                 count += 1;
             }
         }
-        (scores[self.root.index()] - others / count.max(1)).clamp(-DECIDED_SCORE + 1, DECIDED_SCORE - 1)
+        (scores[self.root.index()] - others / count.max(1))
+            .clamp(-DECIDED_SCORE + 1, DECIDED_SCORE - 1)
     }
 
     /// The static value for the side to move, computed in full only when
@@ -234,10 +253,18 @@ impl<'a> Worker<'a> {
         let values = &eval::EvalTables::of(self.pos.variant()).values;
         let mover = self.pos.to_move();
         let enemies = self.pos.occupied() & !self.pos.pieces_of(mover);
-        let best_victim = [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight, PieceKind::Pawn]
-            .into_iter()
-            .find(|&k| (self.pos.kind(k) & enemies).nonempty())
-            .map_or(0, |k| values[k.index()].max(values[PieceKind::Pawn.index()]));
+        let best_victim = [
+            PieceKind::Queen,
+            PieceKind::Rook,
+            PieceKind::Bishop,
+            PieceKind::Knight,
+            PieceKind::Pawn,
+        ]
+        .into_iter()
+        .find(|&k| (self.pos.kind(k) & enemies).nonempty())
+        .map_or(0, |k| {
+            values[k.index()].max(values[PieceKind::Pawn.index()])
+        });
         let promotion = if (self.pos.kind(PieceKind::Pawn) & self.pos.pieces_of(mover)).nonempty() {
             values[PieceKind::Queen.index()]
         } else {
@@ -273,13 +300,16 @@ impl<'a> Worker<'a> {
             return Some(-(WIN_SCORE - ply as i32));
         }
         if rules::finished_by_rule(pos) {
-            let outcome = pos.outcome().unwrap_or_else(|| pos.drawn(EndReason::LastPlayer));
+            let outcome = pos
+                .outcome()
+                .unwrap_or_else(|| pos.drawn(EndReason::LastPlayer));
             return Some(self.outcome_for_root(&outcome, ply));
         }
         if pos.is_repetition(1) {
             return Some(self.outcome_for_root(&pos.drawn(EndReason::Repetition), ply));
         }
-        pos.move_rule_outcome().map(|o| self.outcome_for_root(&o, ply))
+        pos.move_rule_outcome()
+            .map(|o| self.outcome_for_root(&o, ply))
     }
 
     /// Iterative deepening over `root_moves` up to `max_depth`, reporting
@@ -293,9 +323,17 @@ impl<'a> Worker<'a> {
     ) -> SearchResult {
         let mut moves: Vec<RootMove> = root_moves
             .iter()
-            .map(|&mv| RootMove { mv, score: -INFINITE, pv: vec![mv] })
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                pv: vec![mv],
+            })
             .collect();
-        let multi_pv = if self.id == 0 { self.options.multi_pv.clamp(1, moves.len()) } else { 1 };
+        let multi_pv = if self.id == 0 {
+            self.options.multi_pv.clamp(1, moves.len())
+        } else {
+            1
+        };
         let mut result = SearchResult {
             best: moves[0].mv,
             ponder: None,
@@ -334,7 +372,9 @@ impl<'a> Worker<'a> {
                 break;
             }
         }
-        self.shared.nodes.fetch_add(self.nodes % super::CHECK_EVERY, AtomicOrdering::Relaxed);
+        self.shared
+            .nodes
+            .fetch_add(self.nodes % super::CHECK_EVERY, AtomicOrdering::Relaxed);
         result
     }
 
@@ -350,7 +390,8 @@ impl<'a> Worker<'a> {
                 depth,
                 seldepth: self.seldepth as u32,
                 multipv: i + 1,
-                nodes: self.shared.nodes.load(AtomicOrdering::Relaxed) + self.nodes % super::CHECK_EVERY,
+                nodes: self.shared.nodes.load(AtomicOrdering::Relaxed)
+                    + self.nodes % super::CHECK_EVERY,
                 time: self.shared.start.elapsed(),
                 hashfull: self.shared.tt.hashfull(),
                 score: line.score,
@@ -424,8 +465,8 @@ impl<'a> Worker<'a> {
     fn root_pass(&mut self, moves: &mut [RootMove], depth: i32, mut alpha: i32, beta: i32) -> i32 {
         let mut best = -INFINITE;
         let mut best_index = 0;
-        for i in 0..moves.len() {
-            let m = moves[i].mv;
+        for (i, root_move) in moves.iter_mut().enumerate() {
+            let m = root_move.mv;
             let undo = self.play(m);
             let value = if i == 0 {
                 self.child(1, depth - 1, 1, alpha, beta)
@@ -446,13 +487,13 @@ impl<'a> Worker<'a> {
                 best_index = i;
             }
             if value > alpha || i == 0 {
-                moves[i].score = value;
+                root_move.score = value;
                 let mut line = vec![m];
                 line.extend_from_slice(&self.pv[1]);
-                moves[i].pv = line;
+                root_move.pv = line;
                 alpha = alpha.max(value);
             } else {
-                moves[i].score = -INFINITE;
+                root_move.score = -INFINITE;
             }
             if alpha >= beta {
                 break;
@@ -466,7 +507,14 @@ impl<'a> Worker<'a> {
 
     /// The value of the position just reached, for the side that moved
     /// (`parent_side`): the side to move now keeps or negates it.
-    pub(super) fn child(&mut self, parent_side: i32, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+    pub(super) fn child(
+        &mut self,
+        parent_side: i32,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         if self.side() == parent_side {
             self.node(depth, ply, alpha, beta)
         } else {
@@ -542,7 +590,8 @@ impl<'a> Worker<'a> {
             let value = if i == 0 {
                 self.child(side, depth - 1, ply + 1, alpha, beta)
             } else {
-                let quiet_late = depth >= 3 && i >= 3 && !tactical && !in_check && !self.pos.in_check();
+                let quiet_late =
+                    depth >= 3 && i >= 3 && !tactical && !in_check && !self.pos.in_check();
                 let reduction = if quiet_late { 1 + i32::from(i >= 8) } else { 0 };
                 let mut v = self.child(side, depth - 1 - reduction, ply + 1, alpha, alpha + 1);
                 if v > alpha && (reduction > 0 || v < beta) {
@@ -582,7 +631,13 @@ impl<'a> Worker<'a> {
         };
         self.shared.tt.store(
             key,
-            TtEntry { best: best_move, depth, bound, scores: [to_table(best, ply), 0, 0], eval: 0 },
+            TtEntry {
+                best: best_move,
+                depth,
+                bound,
+                scores: [to_table(best, ply), 0, 0],
+                eval: 0,
+            },
         );
         best
     }
@@ -615,7 +670,11 @@ impl<'a> Worker<'a> {
         if !in_check && stand + self.best_possible_gain() + DELTA_MARGIN < alpha {
             return stand;
         }
-        let generate = if in_check { Generate::All } else { Generate::Tactical };
+        let generate = if in_check {
+            Generate::All
+        } else {
+            Generate::Tactical
+        };
         let mut frame = self.frame(generate, Move::NONE, ply);
         if in_check && frame.is_empty() {
             self.stack.pop(frame);
@@ -626,7 +685,10 @@ impl<'a> Worker<'a> {
         let side = self.side();
         while let Some(m) = self.stack.pick(&mut frame) {
             if !in_check {
-                let gain = self.pos.piece_at(m.to()).map_or(values[0], |p| values[p.kind().index()])
+                let gain = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(values[0], |p| values[p.kind().index()])
                     + m.promotion_kind().map_or(0, |k| values[k.index()]);
                 if stand + gain + DELTA_MARGIN < alpha {
                     continue;

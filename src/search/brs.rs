@@ -24,7 +24,13 @@ enum Reply {
 impl Worker<'_> {
     /// The opponents' layer at a position where the first opponent moves;
     /// the value is the coalition's (the side to move here).
-    pub(super) fn best_reply_layer(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    pub(super) fn best_reply_layer(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.pv[ply].clear();
         if self.visit(ply) {
             return 0;
@@ -66,7 +72,8 @@ impl Worker<'_> {
                 first_choice = m;
             }
             let undo = self.play(m);
-            let value = self.after_first_opponent(side, depth, ply + 1, alpha, beta, Reply::FirstOnly);
+            let value =
+                self.after_first_opponent(side, depth, ply + 1, alpha, beta, Reply::FirstOnly);
             self.take_back(m, &undo);
             if self.aborted {
                 self.stack.pop(frame);
@@ -111,14 +118,31 @@ impl Worker<'_> {
             Bound::Upper
         };
         let scores = [to_table(best, ply), 0, 0];
-        self.shared.tt.store(key, TtEntry { best: best_move, depth, bound, scores, eval: 0 });
+        self.shared.tt.store(
+            key,
+            TtEntry {
+                best: best_move,
+                depth,
+                bound,
+                scores,
+                eval: 0,
+            },
+        );
         best
     }
 
     /// Continues the layer after the first opponent's move: the second
     /// opponent replies as `reply` says, then the root player's layer follows.
     /// Values are the coalition's (`side`).
-    fn after_first_opponent(&mut self, side: i32, depth: i32, ply: usize, mut alpha: i32, beta: i32, reply: Reply) -> i32 {
+    fn after_first_opponent(
+        &mut self,
+        side: i32,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        reply: Reply,
+    ) -> i32 {
         self.pv[ply].clear();
         if self.side() != side {
             return self.child(side, depth - 1, ply, alpha, beta);
@@ -129,7 +153,11 @@ impl Worker<'_> {
         if let Some(v) = self.early_end(ply) {
             return self.for_side(v);
         }
-        let tt_move = self.shared.tt.probe(self.key()).map_or(Move::NONE, |e| e.best);
+        let tt_move = self
+            .shared
+            .tt
+            .probe(self.key())
+            .map_or(Move::NONE, |e| e.best);
         let mut frame = self.frame(Generate::All, tt_move, ply);
         if frame.is_empty() {
             self.stack.pop(frame);

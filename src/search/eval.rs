@@ -72,7 +72,9 @@ impl EvalTables {
         );
         let span = (hi - lo).max(1) as i32;
         let centre = PieceKind::ALL.map(|k| {
-            per_cell(n, |c| CENTRE[k.index()] * (reach_count[c.index()] - lo) as i32 / span)
+            per_cell(n, |c| {
+                CENTRE[k.index()] * (reach_count[c.index()] - lo) as i32 / span
+            })
         });
         let pawn_progress = std::array::from_fn(|a| pawn_progress(game, Army::new(a)));
         let king_zone = per_cell(n, |c| game.king_steps(c).with(c));
@@ -95,7 +97,9 @@ fn average_reach(game: &Game, kind: PieceKind) -> f64 {
             PieceKind::Knight => g.knight(c).count(),
             PieceKind::Bishop => g.lines(SliderClass::Diagonal, c).count(),
             PieceKind::Rook => g.lines(SliderClass::Straight, c).count(),
-            PieceKind::Queen => (g.lines(SliderClass::Diagonal, c) | g.lines(SliderClass::Straight, c)).count(),
+            PieceKind::Queen => {
+                (g.lines(SliderClass::Diagonal, c) | g.lines(SliderClass::Straight, c)).count()
+            }
             PieceKind::King => game.king_steps(c).count(),
         })
         .sum();
@@ -148,7 +152,12 @@ fn pawn_progress(game: &Game, army: Army) -> PerCell<i32> {
         }
         frontier = next;
     }
-    let longest = distance.iter().copied().filter(|&x| x != usize::MAX).max().unwrap_or(0);
+    let longest = distance
+        .iter()
+        .copied()
+        .filter(|&x| x != usize::MAX)
+        .max()
+        .unwrap_or(0);
     per_cell(n, |c| match distance[c.index()] {
         usize::MAX => 0,
         d => {
@@ -245,14 +254,20 @@ pub fn evaluate_activity(pos: &Position) -> [i32; MAX_PLAYERS] {
     for p in players.iter() {
         let own = pos.pieces_of(p);
         let mut mobility = 0;
-        for kind in [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen] {
+        for kind in [
+            PieceKind::Knight,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+            PieceKind::Queen,
+        ] {
             for from in pos.kind(kind) & own {
                 let reach = pos.reach(kind, from, occupied);
                 mobility += MOBILITY[kind.index()] * (reach & !own).count() as i32;
                 if (reach & all_zones).nonempty() {
                     for q in players.iter() {
                         if q != p {
-                            score[q.index()] -= KING_DANGER * (reach & zones[q.index()]).count() as i32;
+                            score[q.index()] -=
+                                KING_DANGER * (reach & zones[q.index()]).count() as i32;
                         }
                     }
                 }
@@ -272,7 +287,10 @@ mod tests {
         let chess = EvalTables::of(Variant::Chess);
         assert_eq!(chess.values[PieceKind::Queen.index()], 900);
         let pyramid = EvalTables::of(Variant::Pyramid);
-        assert!(pyramid.values[PieceKind::Queen.index()] > 900, "26 directions reach further");
+        assert!(
+            pyramid.values[PieceKind::Queen.index()] > 900,
+            "26 directions reach further"
+        );
         let star = EvalTables::of(Variant::Star);
         assert_eq!(star.values[PieceKind::Rook.index()], 400);
     }

@@ -26,8 +26,8 @@ impl Worker<'_> {
     pub(super) fn search_root_maxn(&mut self, moves: &mut [RootMove], depth: i32) {
         let mut best = -WIN_SCORE - 1;
         let mut best_index = 0;
-        for i in 0..moves.len() {
-            let m = moves[i].mv;
+        for (i, root_move) in moves.iter_mut().enumerate() {
+            let m = root_move.mv;
             let undo = self.play(m);
             let values = self.maxn(depth - 1, 1, None);
             self.take_back(m, &undo);
@@ -35,10 +35,10 @@ impl Worker<'_> {
                 break;
             }
             let value = values[self.root.index()];
-            moves[i].score = value;
+            root_move.score = value;
             let mut line = vec![m];
             line.extend_from_slice(&self.pv[1]);
-            moves[i].pv = line;
+            root_move.pv = line;
             if value > best {
                 best = value;
                 best_index = i;
@@ -53,7 +53,8 @@ impl Worker<'_> {
         let scores = eval::evaluate(&self.pos);
         let in_game = self.pos.state().in_game;
         let players: Vec<Player> = in_game.iter().collect();
-        let mean = players.iter().map(|p| scores[p.index()]).sum::<i32>() / players.len().max(1) as i32;
+        let mean =
+            players.iter().map(|p| scores[p.index()]).sum::<i32>() / players.len().max(1) as i32;
         let mut u = [0; MAX_PLAYERS];
         for &p in &players {
             u[p.index()] = (scores[p.index()] - mean).clamp(-EVAL_LIMIT, EVAL_LIMIT);
@@ -65,7 +66,12 @@ impl Worker<'_> {
     /// Utilities of an ended game: each player's points against the mean.
     fn outcome_utilities(&self, outcome: &Outcome, ply: usize) -> Utilities {
         let players = self.pos.game().players;
-        let best = outcome.points.iter().copied().fold(0.0_f64, f64::max).max(1.0);
+        let best = outcome
+            .points
+            .iter()
+            .copied()
+            .fold(0.0_f64, f64::max)
+            .max(1.0);
         let mean = outcome.points.iter().take(players).sum::<f64>() / players as f64;
         let scale = f64::from(WIN_SCORE - ply as i32) / best;
         let mut u = [0; MAX_PLAYERS];
@@ -81,7 +87,8 @@ impl Worker<'_> {
     fn end_utilities(&self, ply: usize) -> Option<Utilities> {
         let pos = &self.pos;
         let outcome = if rules::finished_by_rule(pos) {
-            pos.outcome().unwrap_or_else(|| pos.drawn(EndReason::LastPlayer))
+            pos.outcome()
+                .unwrap_or_else(|| pos.drawn(EndReason::LastPlayer))
         } else if pos.is_repetition(1) {
             pos.drawn(EndReason::Repetition)
         } else {
@@ -155,7 +162,16 @@ impl Worker<'_> {
         self.stack.pop(frame);
         let best = best.unwrap_or([0; MAX_PLAYERS]);
         let bound = if pruned { Bound::Lower } else { Bound::Exact };
-        self.shared.tt.store(key, TtEntry { best: best_move, depth, bound, scores: best, eval: 0 });
+        self.shared.tt.store(
+            key,
+            TtEntry {
+                best: best_move,
+                depth,
+                bound,
+                scores: best,
+                eval: 0,
+            },
+        );
         best
     }
 
@@ -177,7 +193,9 @@ impl Worker<'_> {
         let mover = self.pos.to_move();
         let mut best = stand;
         for _ in 0..QUIESCENCE_WIDTH {
-            let Some(m) = self.stack.pick(&mut frame) else { break };
+            let Some(m) = self.stack.pick(&mut frame) else {
+                break;
+            };
             let undo = self.play(m);
             let values = self.maxn_quiesce(ply + 1, qply + 1);
             self.take_back(m, &undo);

@@ -180,7 +180,12 @@ pub fn score_text(score: i32) -> String {
 /// the root score higher.
 pub fn outcome_value(outcome: &Outcome, pos: &Position, player: Player, ply: usize) -> i32 {
     let players = pos.game().players;
-    let best = outcome.points.iter().copied().fold(0.0_f64, f64::max).max(1.0);
+    let best = outcome
+        .points
+        .iter()
+        .copied()
+        .fold(0.0_f64, f64::max)
+        .max(1.0);
     let others: Vec<f64> = (0..players)
         .filter(|&p| p != player.index())
         .map(|p| outcome.points[p])
@@ -258,7 +263,8 @@ impl Searcher {
                 }
             }
         }
-        self.orderings.resize_with(options.threads.max(1), Ordering::default);
+        self.orderings
+            .resize_with(options.threads.max(1), Ordering::default);
         self.options = options;
         result
     }
@@ -286,7 +292,13 @@ impl Searcher {
             root_moves.retain(|m| limits.search_moves.contains(m));
         }
         if root_moves.is_empty() {
-            return SearchResult { best: Move::NONE, ponder: None, nodes: 0, depth: 0, score: 0 };
+            return SearchResult {
+                best: Move::NONE,
+                ponder: None,
+                nodes: 0,
+                depth: 0,
+                score: 0,
+            };
         }
         self.tt.new_search();
         let plan = time::plan(pos, limits, self.options.move_overhead);
@@ -303,7 +315,10 @@ impl Searcher {
         self.orderings.resize_with(threads, Ordering::default);
         let options = self.options.clone();
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let (main, helpers) = self.orderings.split_first_mut().expect("at least one thread");
+        let (main, helpers) = self
+            .orderings
+            .split_first_mut()
+            .expect("at least one thread");
         let shared_ref = &shared;
         let root_ref = &root_moves;
         let options_ref = &options;
@@ -314,7 +329,13 @@ impl Searcher {
                 .map(|(i, ordering)| {
                     let child = pos.clone();
                     scope.spawn(move || {
-                        let mut worker = alphabeta::Worker::new(shared_ref, options_ref, &child, ordering, i + 1);
+                        let mut worker = alphabeta::Worker::new(
+                            shared_ref,
+                            options_ref,
+                            &child,
+                            ordering,
+                            i + 1,
+                        );
                         worker.iterate(root_ref, max_depth, None, &mut |_| {})
                     })
                 })

@@ -59,7 +59,9 @@ impl Ordering {
             MoveKind::EnPassant => values[PieceKind::Pawn.index()],
             _ => pos.piece_at(m.to()).map_or(0, |p| values[p.kind().index()]),
         };
-        let attacker = pos.piece_at(m.from()).map_or(0, |p| values[p.kind().index()]);
+        let attacker = pos
+            .piece_at(m.from())
+            .map_or(0, |p| values[p.kind().index()]);
         let promotion = m.promotion_kind().map_or(0, |k| values[k.index()]);
         let base = if victim > 0 { CAPTURE } else { PROMOTION };
         base + 16 * (victim + promotion) - attacker / 16
@@ -156,8 +158,13 @@ impl MoveStack {
         generate(&mut StackSink(&mut self.moves));
         let end = self.moves.len();
         self.keys.truncate(start);
-        self.keys.extend(self.moves[start..end].iter().map(|&m| key(m)));
-        Frame { start, end, next: start }
+        self.keys
+            .extend(self.moves[start..end].iter().map(|&m| key(m)));
+        Frame {
+            start,
+            end,
+            next: start,
+        }
     }
 
     /// The best move of `frame` not handed out yet.

@@ -30,16 +30,27 @@ pub fn plan(pos: &Position, limits: &Limits, overhead: Duration) -> Plan {
     }
     if let Some(t) = limits.movetime {
         let t = t.saturating_sub(overhead).max(MINIMUM);
-        return Plan { soft: Some(t), hard: Some(t) };
+        return Plan {
+            soft: Some(t),
+            hard: Some(t),
+        };
     }
     let me = pos.to_move().index();
     let Some(left) = limits.time[me] else {
         return Plan::default();
     };
     let left = left.saturating_sub(overhead).max(MINIMUM);
-    let moves = limits.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, DEFAULT_MOVES_TO_GO * 2);
+    let moves = limits
+        .moves_to_go
+        .unwrap_or(DEFAULT_MOVES_TO_GO)
+        .clamp(1, DEFAULT_MOVES_TO_GO * 2);
     let cap = left / MAX_SHARE_OF_REMAINING;
-    let soft = (left / moves + limits.increment[me] * 3 / 4).min(cap).max(MINIMUM);
+    let soft = (left / moves + limits.increment[me] * 3 / 4)
+        .min(cap)
+        .max(MINIMUM);
     let hard = (soft * HARD_OVER_SOFT).min(cap).max(soft);
-    Plan { soft: Some(soft), hard: Some(hard) }
+    Plan {
+        soft: Some(soft),
+        hard: Some(hard),
+    }
 }

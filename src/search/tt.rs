@@ -153,7 +153,11 @@ impl TranspositionTable {
             let age = (generation.wrapping_sub((data >> 42) as u8) & GENERATION_MASK) as i32;
             (data >> 32 & 0xff) as i32 - 8 * age
         };
-        let slot = if value(slots[0]) <= value(slots[1]) { slots[0] } else { slots[1] };
+        let slot = if value(slots[0]) <= value(slots[1]) {
+            slots[0]
+        } else {
+            slots[1]
+        };
         let (check, old, old_scores) = self.read(slot);
         let mut best = entry.best;
         if best == Move::NONE && check ^ old ^ old_scores == key {
@@ -215,7 +219,13 @@ mod tests {
     #[test]
     fn negative_depths_survive() {
         let tt = TranspositionTable::new(1);
-        let entry = TtEntry { best: Move::NONE, depth: -3, bound: Bound::Upper, scores: [0; 3], eval: 0 };
+        let entry = TtEntry {
+            best: Move::NONE,
+            depth: -3,
+            bound: Bound::Upper,
+            scores: [0; 3],
+            eval: 0,
+        };
         tt.store(42, entry);
         assert_eq!(tt.probe(42).map(|e| e.depth), Some(-3));
     }

@@ -1,7 +1,9 @@
 //! Classical chess (FIDE rules): the calibration game, built from the same
 //! machinery as every other board.
 
-use super::{Castling, CastlingSide, DoubleStep, EnPassantRule, Game, PawnTables, Variant, cell_set};
+use super::{
+    Castling, CastlingSide, DoubleStep, EnPassantRule, Game, PawnTables, Variant, cell_set,
+};
 use crate::geometry::square::{SIDE, SquareBoard};
 use crate::geometry::{Geometry, SliderClass};
 use crate::types::{Army, Cell};

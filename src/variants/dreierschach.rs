@@ -4,7 +4,9 @@
 //! cells it passes between); this file adds armies, pawns, castlings and the
 //! end of the game.
 
-use super::{Castling, CastlingSide, DoubleStep, EnPassantRule, Game, PawnTables, Variant, cell_set};
+use super::{
+    Castling, CastlingSide, DoubleStep, EnPassantRule, Game, PawnTables, Variant, cell_set,
+};
 use crate::bitboard::Bitboard;
 use crate::geometry::hex::HexBoard;
 use crate::geometry::{Geometry, SliderClass};
@@ -20,11 +22,29 @@ const LAST: i32 = 12;
 /// The board's bounds on `q - r`.
 const DIFF_RANGE: (i32, i32) = (-5, 7);
 
-/// Each army's pawn directions: two straight moves and three diagonal captures.
-const PAWN_DIRECTIONS: [([(i32, i32); 2], [(i32, i32); 3]); 3] = [
-    ([(0, 1), (1, 1)], [(2, 1), (1, 2), (-1, 1)]),
-    ([(1, 0), (0, -1)], [(-1, -2), (1, -1), (2, 1)]),
-    ([(-1, -1), (-1, 0)], [(-1, 1), (-2, -1), (-1, -2)]),
+/// A step `(dq, dr)` on the hex board.
+type Step = (i32, i32);
+
+/// How one army's pawns move: two straight forward moves, three diagonal captures.
+struct PawnDirections {
+    moves: [Step; 2],
+    captures: [Step; 3],
+}
+
+/// Each army's pawn directions.
+const PAWN_DIRECTIONS: [PawnDirections; 3] = [
+    PawnDirections {
+        moves: [(0, 1), (1, 1)],
+        captures: [(2, 1), (1, 2), (-1, 1)],
+    },
+    PawnDirections {
+        moves: [(1, 0), (0, -1)],
+        captures: [(-1, -2), (1, -1), (2, 1)],
+    },
+    PawnDirections {
+        moves: [(-1, -1), (-1, 0)],
+        captures: [(-1, 1), (-2, -1), (-1, -2)],
+    },
 ];
 
 /// Each army's pawn start cells.
@@ -47,7 +67,15 @@ const CASTLINGS: [(usize, CastlingSide, &str, &str, &str, &str, &str); 6] = [
     (0, CastlingSide::Left, "d1", "b1", "a1", "c1", "b1 c1"),
     (1, CastlingSide::Right, "e10", "b7", "a6", "c8", "d9 c8 b7"),
     (1, CastlingSide::Left, "e10", "g12", "h13", "f11", "f11 g12"),
-    (2, CastlingSide::Right, "m9", "m12", "m13", "m11", "m10 m11 m12"),
+    (
+        2,
+        CastlingSide::Right,
+        "m9",
+        "m12",
+        "m13",
+        "m11",
+        "m10 m11 m12",
+    ),
     (2, CastlingSide::Left, "m9", "m7", "m6", "m8", "m7 m8"),
 ];
 
@@ -71,7 +99,7 @@ pub fn build() -> Game {
 
     let pawns = (0..3)
         .map(|army| {
-            let (moves, captures) = PAWN_DIRECTIONS[army];
+            let PawnDirections { moves, captures } = &PAWN_DIRECTIONS[army];
             let starts = cell_set(cells(PAWN_STARTS[army]));
             let promotion = (0..3)
                 .filter(|&other| other != army)
@@ -100,19 +128,21 @@ pub fn build() -> Game {
 
     let castlings = CASTLINGS
         .iter()
-        .map(|&(army, side, king_from, king_to, rook_from, rook_to, between)| {
-            let between = cell_set(cells(between));
-            Castling {
-                army: Army::new(army),
-                side,
-                king_from: cells(king_from)[0],
-                king_to: cells(king_to)[0],
-                rook_from: cells(rook_from)[0],
-                rook_to: cells(rook_to)[0],
-                must_be_empty: between,
-                must_be_safe: between,
-            }
-        })
+        .map(
+            |&(army, side, king_from, king_to, rook_from, rook_to, between)| {
+                let between = cell_set(cells(between));
+                Castling {
+                    army: Army::new(army),
+                    side,
+                    king_from: cells(king_from)[0],
+                    king_to: cells(king_to)[0],
+                    rook_from: cells(rook_from)[0],
+                    rook_to: cells(rook_to)[0],
+                    must_be_empty: between,
+                    must_be_safe: between,
+                }
+            },
+        )
         .collect();
 
     let rows = (0..=LAST)
@@ -141,7 +171,8 @@ pub fn outcome_without_moves(pos: &Position) -> Outcome {
         return drawn(pos, EndReason::Stalemate);
     };
     let mut points = [0.0; MAX_PLAYERS];
-    let mut order = (1..pos.game().players).map(|k| Player::new((mated.index() + k) % pos.game().players));
+    let mut order =
+        (1..pos.game().players).map(|k| Player::new((mated.index() + k) % pos.game().players));
     let winner = order
         .clone()
         .find(|&p| {
@@ -150,7 +181,11 @@ pub fn outcome_without_moves(pos: &Position) -> Outcome {
         })
         .unwrap_or(Player::new((mated.index() + 1) % pos.game().players));
     for p in order.by_ref() {
-        points[p.index()] = if p == winner { WIN_POINTS } else { THIRD_POINTS };
+        points[p.index()] = if p == winner {
+            WIN_POINTS
+        } else {
+            THIRD_POINTS
+        };
     }
     Outcome {
         reason: EndReason::Checkmate,
@@ -178,7 +213,9 @@ mod tests {
         // (q, r) -> (r - q + 7, 12 - q) maps White's army onto Brown's, Brown's onto Black's.
         for cell in pos.game().geometry.cells() {
             let (q, r) = board.coords(cell);
-            let image = board.cell(r - q + 7, 12 - q).expect("rotation stays on the board");
+            let image = board
+                .cell(r - q + 7, 12 - q)
+                .expect("rotation stays on the board");
             match (pos.piece_at(cell), pos.piece_at(image)) {
                 (None, None) => {}
                 (Some(a), Some(b)) => {

@@ -22,11 +22,33 @@ const LAST: i32 = 8;
 /// The board's bounds on `q - r`.
 const DIFF_RANGE: (i32, i32) = (-4, 4);
 
-/// Each army's toads: forward move, two captures, promotion cells.
-const TOADS: [((i32, i32), [(i32, i32); 2], &str); 3] = [
-    ((1, 1), [(0, 1), (1, 0)], "e9 f9 g9 h9 i9 i5 i6 i7 i8"),
-    ((0, -1), [(1, 0), (-1, -1)], "a1 b1 c1 d1 e1 f2 g3 h4 i5"),
-    ((-1, 0), [(-1, -1), (0, 1)], "a1 a2 a3 a4 a5 b6 c7 d8 e9"),
+/// A step `(dq, dr)` on the hex board.
+type Step = (i32, i32);
+
+/// How one army's toads move: forward, the two captures, the promotion cells.
+struct Toads {
+    forward: Step,
+    captures: [Step; 2],
+    promotion: &'static str,
+}
+
+/// Each army's toads.
+const TOADS: [Toads; 3] = [
+    Toads {
+        forward: (1, 1),
+        captures: [(0, 1), (1, 0)],
+        promotion: "e9 f9 g9 h9 i9 i5 i6 i7 i8",
+    },
+    Toads {
+        forward: (0, -1),
+        captures: [(1, 0), (-1, -1)],
+        promotion: "a1 b1 c1 d1 e1 f2 g3 h4 i5",
+    },
+    Toads {
+        forward: (-1, 0),
+        captures: [(-1, -1), (0, 1)],
+        promotion: "a1 a2 a3 a4 a5 b6 c7 d8 e9",
+    },
 ];
 
 /// Castlings (the Rabe swaps with a Turm): army, side, Rabe, Turm, cell between.
@@ -52,16 +74,22 @@ pub fn build() -> Game {
     let cell = |name: &str| geometry.cell(name).expect("a Hexenschach cell");
     let pawns = TOADS
         .iter()
-        .map(|&(forward, captures, promotion)| {
-            PawnTables::from_moves(
-                geometry.cell_count(),
-                |c| board.step(c, forward).into_iter().collect(),
-                |_| Vec::new(),
-                |c| captures.iter().filter_map(|&d| board.step(c, d)).collect(),
-                cell_set(promotion.split_whitespace().map(cell)),
-                Bitboard::EMPTY,
-            )
-        })
+        .map(
+            |&Toads {
+                 forward,
+                 captures,
+                 promotion,
+             }| {
+                PawnTables::from_moves(
+                    geometry.cell_count(),
+                    |c| board.step(c, forward).into_iter().collect(),
+                    |_| Vec::new(),
+                    |c| captures.iter().filter_map(|&d| board.step(c, d)).collect(),
+                    cell_set(promotion.split_whitespace().map(cell)),
+                    Bitboard::EMPTY,
+                )
+            },
+        )
         .collect();
     let castlings = CASTLINGS
         .iter()
@@ -105,7 +133,12 @@ pub fn in_phase_a(pos: &Position) -> bool {
 /// Events right after a move by `mover`: a captured Rabe hands its army to
 /// the captor (in phase B it ends the game); in phase A a player left with
 /// only its Rabe is out and the Rabe leaves the board.
-pub fn after_move(pos: &mut Position, mover: Player, captured: Option<(Cell, Piece)>, removed: &mut Removed) {
+pub fn after_move(
+    pos: &mut Position,
+    mover: Player,
+    captured: Option<(Cell, Piece)>,
+    removed: &mut Removed,
+) {
     let Some((_, victim)) = captured else { return };
     let phase_a = in_phase_a(pos);
     if victim.kind() == PieceKind::King {
@@ -160,7 +193,9 @@ fn has_a_move(pos: &Position) -> bool {
 pub fn rabe_captures<S: MoveSink>(pos: &Position, sink: &mut S) {
     let mover = pos.to_move();
     for other in pos.state().in_game.without(mover).iter() {
-        let Some(rabe) = pos.king_of(other) else { continue };
+        let Some(rabe) = pos.king_of(other) else {
+            continue;
+        };
         let by = pos.attackers(PlayerSet::EMPTY.with(mover));
         for from in pos.attackers_of(rabe, pos.occupied(), &by) {
             let piece = pos.piece_at(from).expect("an attacker stands on its cell");

@@ -186,7 +186,10 @@ impl PawnTables {
     ) -> PawnTables {
         let mut table = per_cell(cells, |c| {
             let doubles = double(c);
-            assert!(doubles.len() <= MAX_DOUBLE_STEPS, "too many two-cell pawn moves");
+            assert!(
+                doubles.len() <= MAX_DOUBLE_STEPS,
+                "too many two-cell pawn moves"
+            );
             let mut cell = PawnCell {
                 single: single(c),
                 captures: captures(c),
@@ -198,7 +201,8 @@ impl PawnTables {
         });
         for from in 0..cells {
             for to in table[from].captures {
-                table[to.index()].captured_from = table[to.index()].captured_from.with(Cell::new(from as u8));
+                table[to.index()].captured_from =
+                    table[to.index()].captured_from.with(Cell::new(from as u8));
             }
         }
         PawnTables {
@@ -312,9 +316,9 @@ impl Game {
         }
         let n = geometry.cell_count();
         let king_steps = per_cell(n, |c| {
-            king_classes
-                .iter()
-                .fold(Bitboard::EMPTY, |acc, &class| acc | geometry.steps(class, c))
+            king_classes.iter().fold(Bitboard::EMPTY, |acc, &class| {
+                acc | geometry.steps(class, c)
+            })
         });
         let mut castling_keep = vec![u8::MAX; n];
         for c in &castlings {
@@ -329,11 +333,10 @@ impl Game {
             let pawn_sources = pawn_array
                 .iter()
                 .fold(Bitboard::EMPTY, |acc, t| acc | t.at(c).captured_from);
-            SliderClass::BOTH
-                .iter()
-                .fold(geometry.knight(c) | king_steps[c.index()] | pawn_sources, |acc, &class| {
-                    acc | geometry.lines(class, c)
-                })
+            SliderClass::BOTH.iter().fold(
+                geometry.knight(c) | king_steps[c.index()] | pawn_sources,
+                |acc, &class| acc | geometry.lines(class, c),
+            )
         });
         Game {
             variant,

@@ -3,7 +3,9 @@
 //! `pyramid` has no en passant, `pyramid-ep` has it after every two-cell
 //! first move of a pawn.
 
-use super::{Castling, CastlingSide, DoubleStep, EnPassantRule, Game, PawnTables, Variant, cell_set};
+use super::{
+    Castling, CastlingSide, DoubleStep, EnPassantRule, Game, PawnTables, Variant, cell_set,
+};
 use crate::geometry::pyramid::{PyramidBoard, SIDE};
 use crate::geometry::{Geometry, SliderClass};
 use crate::types::{Army, Cell};
@@ -28,7 +30,12 @@ pub fn build(en_passant: bool) -> Game {
             let step = |c: Cell, dr: i32, dl: i32| board.step(c, (0, dr, dl));
             PawnTables::from_moves(
                 geometry.cell_count(),
-                |c| [-1, 0, 1].into_iter().filter_map(|dl| step(c, d, dl)).collect(),
+                |c| {
+                    [-1, 0, 1]
+                        .into_iter()
+                        .filter_map(|dl| step(c, d, dl))
+                        .collect()
+                },
                 |c| {
                     let (level, _, rank) = board.coords(c);
                     if level != GROUND || rank != start_rank {
@@ -127,9 +134,21 @@ mod tests {
         let c = |n: &str| g.cell(n).unwrap();
         let e2 = game.pawns[0].at(c("1e2"));
         assert_eq!(e2.single, cell_set([c("1e3"), c("2e3")]));
-        let doubles: Vec<(Cell, Cell)> = e2.doubles().iter().map(|d| (d.skipped, d.target)).collect();
-        assert_eq!(doubles, vec![(c("1e3"), c("1e4")), (c("2e3"), c("3e4")), (c("2e3"), c("2e4"))]);
-        assert_eq!(game.pawns[0].at(c("1a2")).doubles().len(), 1, "the a-pawn cannot climb");
+        let doubles: Vec<(Cell, Cell)> =
+            e2.doubles().iter().map(|d| (d.skipped, d.target)).collect();
+        assert_eq!(
+            doubles,
+            vec![
+                (c("1e3"), c("1e4")),
+                (c("2e3"), c("3e4")),
+                (c("2e3"), c("2e4"))
+            ]
+        );
+        assert_eq!(
+            game.pawns[0].at(c("1a2")).doubles().len(),
+            1,
+            "the a-pawn cannot climb"
+        );
         assert_eq!(game.pawns[0].at(c("2e5")).captures.count(), 6);
         assert_eq!(Position::start(Variant::Pyramid).legal_moves().len(), 55);
     }

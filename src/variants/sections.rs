@@ -35,7 +35,10 @@ pub fn pawn_tables(board: &SectionBoard) -> Vec<PawnTables> {
                     if s != army || y != PAWN_ROW {
                         return Vec::new();
                     }
-                    vec![DoubleStep::new(board.cell(s, x, y + 1), board.cell(s, x, y + 2))]
+                    vec![DoubleStep::new(
+                        board.cell(s, x, y + 1),
+                        board.cell(s, x, y + 2),
+                    )]
                 },
                 |c| board.pawn_captures(army, c),
                 promotion,

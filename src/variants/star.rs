@@ -74,7 +74,10 @@ fn is_mated(pos: &Position) -> bool {
 /// duty to help, or a pass when there is none and the king is safe.
 pub fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
     if !duty_applies(pos) {
-        let mut tally = Tally { inner: sink, any: false };
+        let mut tally = Tally {
+            inner: sink,
+            any: false,
+        };
         pos.generate_standard(&mut tally);
         if !tally.any && !pos.in_check() {
             sink.push(Move::PASS);
@@ -165,8 +168,15 @@ pub fn points(pos: &Position) -> [u32; MAX_PLAYERS] {
 /// the win; the rule book's tie-break by time used is the interface's).
 pub fn outcome_on_points(pos: &Position, reason: EndReason) -> Outcome {
     let totals = points(pos);
-    let best = totals.iter().take(pos.game().players).copied().max().unwrap_or(0);
-    let leaders = (0..pos.game().players).filter(|&p| totals[p] == best).count() as f64;
+    let best = totals
+        .iter()
+        .take(pos.game().players)
+        .copied()
+        .max()
+        .unwrap_or(0);
+    let leaders = (0..pos.game().players)
+        .filter(|&p| totals[p] == best)
+        .count() as f64;
     let mut points = [0.0; MAX_PLAYERS];
     for p in 0..pos.game().players {
         if totals[p] == best {
@@ -184,7 +194,9 @@ pub fn outcome_of_mate(pos: &Position) -> Outcome {
     let mut winner = None;
     let mut p = mated;
     for _ in 1..pos.game().players {
-        let Some(next) = pos.next_active_after(p) else { break };
+        let Some(next) = pos.next_active_after(p) else {
+            break;
+        };
         p = next;
         if (checkers & pos.pieces_of(p)).nonempty() {
             winner = Some(p);

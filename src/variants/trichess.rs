@@ -65,7 +65,9 @@ pub fn exposed_player(pos: &Position) -> Option<Player> {
     let next = pos.next_active_after(mover)?;
     let king = pos.king_of(next)?;
     let by = pos.attackers(PlayerSet::EMPTY.with(mover));
-    pos.attackers_of(king, pos.occupied(), &by).nonempty().then_some(next)
+    pos.attackers_of(king, pos.occupied(), &by)
+        .nonempty()
+        .then_some(next)
 }
 
 /// The winner of a mate of `mated`: the opponent attacking its king; if
@@ -75,7 +77,9 @@ fn mate_winner(pos: &Position, mated: Player) -> Player {
     let king = pos.king_of(mated);
     let mut first = None;
     for _ in 1..pos.game().players {
-        let Some(p) = pos.next_active_after(candidate) else { break };
+        let Some(p) = pos.next_active_after(candidate) else {
+            break;
+        };
         candidate = p;
         first.get_or_insert(p);
         let by = pos.attackers(PlayerSet::EMPTY.with(p));
@@ -154,7 +158,11 @@ pub fn outcome_without_moves(pos: &Position) -> Outcome {
 /// A draw: ½ each with three players, ¾ each to the last two.
 pub fn drawn(pos: &Position, reason: EndReason) -> Outcome {
     let in_game = pos.state().in_game;
-    let share = if in_game.count() == MAX_PLAYERS { HALF } else { LAST_TWO_DRAW };
+    let share = if in_game.count() == MAX_PLAYERS {
+        HALF
+    } else {
+        LAST_TWO_DRAW
+    };
     let mut points = [0.0; MAX_PLAYERS];
     for p in in_game.iter() {
         points[p.index()] = share;
@@ -168,15 +176,24 @@ mod tests {
     use crate::bitboard::Bitboard;
 
     fn cells(game: &Game, names: &str) -> Bitboard {
-        names.split_whitespace().map(|n| game.geometry.cell(n).unwrap()).collect()
+        names
+            .split_whitespace()
+            .map(|n| game.geometry.cell(n).unwrap())
+            .collect()
     }
 
     #[test]
     fn the_rule_book_facts_about_d4() {
         let game = Variant::Trichess.game();
         let d4 = game.geometry.cell("d4").unwrap();
-        assert_eq!(game.king_steps(d4), cells(game, "c3 d3 e3 c4 e4 c5 d5 i5 e9"));
-        assert_eq!(game.geometry.knight(d4), cells(game, "b3 b5 c2 c6 e2 e10 f3 f9 i6 j5"));
+        assert_eq!(
+            game.king_steps(d4),
+            cells(game, "c3 d3 e3 c4 e4 c5 d5 i5 e9")
+        );
+        assert_eq!(
+            game.geometry.knight(d4),
+            cells(game, "b3 b5 c2 c6 e2 e10 f3 f9 i6 j5")
+        );
     }
 
     #[test]
@@ -189,7 +206,11 @@ mod tests {
             let a = game.geometry.cell(a).unwrap();
             let straight = game.geometry.steps(SliderClass::Straight, a);
             assert!(straight.has(game.geometry.cell(next).unwrap()));
-            assert!(!game.king_steps(a).has(game.geometry.cell(opposite).unwrap()));
+            assert!(
+                !game
+                    .king_steps(a)
+                    .has(game.geometry.cell(opposite).unwrap())
+            );
         }
     }
 
@@ -199,7 +220,12 @@ mod tests {
         let g = &game.geometry;
         for a in g.cells() {
             for b in game.king_steps(a) {
-                assert!(game.king_steps(b).has(a), "king {} -> {}", g.name(a), g.name(b));
+                assert!(
+                    game.king_steps(b).has(a),
+                    "king {} -> {}",
+                    g.name(a),
+                    g.name(b)
+                );
             }
             for b in g.knight(a) {
                 assert!(g.knight(b).has(a), "knight {} -> {}", g.name(a), g.name(b));

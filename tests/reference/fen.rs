@@ -21,8 +21,6 @@ pub struct RawPosition {
     pub castling: String,
     /// En-passant field as written (`-` or comma-separated entries).
     pub en_passant: String,
-    /// The draw clock in moves.
-    pub clock: u32,
     /// The round number.
     pub round: u32,
     /// Optional `key=value` fields.
@@ -60,7 +58,10 @@ impl RawPosition {
 pub fn split(text: &str) -> Result<RawPosition, String> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.len() < 6 {
-        return Err(format!("expected at least 6 fields, found {}", fields.len()));
+        return Err(format!(
+            "expected at least 6 fields, found {}",
+            fields.len()
+        ));
     }
     let rows = fields[0]
         .split('/')
@@ -71,8 +72,9 @@ pub fn split(text: &str) -> Result<RawPosition, String> {
         (Some(c), None) => c,
         _ => return Err(format!("bad player to move {:?}", fields[1])),
     };
-    let clock = fields[4]
-        .parse()
+    // The draw clock is checked but not kept: perft ignores the move-count rules.
+    fields[4]
+        .parse::<u32>()
         .map_err(|_| format!("bad clock {:?}", fields[4]))?;
     let round = fields[5]
         .parse()
@@ -90,7 +92,6 @@ pub fn split(text: &str) -> Result<RawPosition, String> {
         to_move,
         castling: fields[2].to_string(),
         en_passant: fields[3].to_string(),
-        clock,
         round,
         extra,
     })
@@ -108,12 +109,15 @@ fn parse_row(row: &str) -> Result<Vec<RowToken>, String> {
                 i += 1;
             }
             let text: String = chars[start..i].iter().collect();
-            let n: usize = text.parse().map_err(|_| format!("bad number in row {row:?}"))?;
+            let n: usize = text
+                .parse()
+                .map_err(|_| format!("bad number in row {row:?}"))?;
             if n == 0 {
                 return Err(format!("empty run of 0 in row {row:?}"));
             }
             tokens.push(RowToken::Empty(n));
-        } else if c.is_ascii_lowercase() && i + 1 < chars.len() && chars[i + 1].is_ascii_uppercase() {
+        } else if c.is_ascii_lowercase() && i + 1 < chars.len() && chars[i + 1].is_ascii_uppercase()
+        {
             tokens.push(RowToken::Piece {
                 army: c,
                 kind: chars[i + 1],
