@@ -8,7 +8,7 @@ use crate::perft;
 use crate::position::AfterMate;
 use crate::protocol::options::MAX_THREADS;
 use crate::protocol::setup::{STARTPOS, build_position};
-use crate::search::{self, Limits, MAX_DEPTH};
+use crate::search::{Limits, MAX_DEPTH, Options as SearchOptions, Searcher};
 use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -66,26 +66,48 @@ const fn entry(
 
 /// Kiwipete, the classic move generator test (chessprogramming.org).
 pub const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-/// A rook endgame with en-passant and check subtleties (perft "position 3").
-pub const ROOK_ENDGAME: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
-/// Promotions and castling rights (perft "position 4").
-pub const PROMOTIONS: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
 /// A quiet middlegame (perft "position 6").
 pub const MIDDLEGAME: &str =
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+/// Dreierschach with every army developed and both castlings open (perft suite).
+const DREIERSCHACH_MIDDLE: &str = "nRnP2bPbR/nBnP3bP1/nNnP4bP1/nKnP3bNbB2/1nPnQ4bPbPbK/1nPnB4bQ1bP1/1nP6bN1bP1/nRnP1nN6bBbPbR/nP10bP/11/1wN1wBwP5/wPwPwPwP1wPwPwPwP/wR2wKwQwBwNwR b wKQnKQbKQ - 0 1";
+/// Hexenschach in phase A with a Rabe in reach (perft suite).
+const HEXENSCHACH_MIDDLE: &str = "wKwBwRwP1/3wP1bP/wRwN1bN1bPbR/1wPwPwPwQbP2/1wPrP3bP1bK/rPrPrRwB1rN1bB/2rPbPrPbPbN/rB4rQ/rKrNrRrP1 b rKwKQbK - 0 1";
+/// Pieces on every level of the pyramid (perft suite).
+const PYRAMID_MIDDLE: &str = "bR1bB3bK1/bPbP3bPbPbP/8/8/8/8/wPwPwP2wPwPwP/wR5wK1/6/1bQ1bP2/3wB2/4bN1/2wP3/6/1bB1wN/4/2bR1/wR3/2/wQ1 w - - 0 1";
+/// Trichess with pieces on the middle cells (perft suite).
+const TRICHESS_MIDDLE: &str = "3wRwB3/8/wPwPwP2wPwPwP/6wK1/2rR1wN3/1rN1rQ4/rP4rPrPrP/4rK3/4bB3/2bN2bQ2/bPbP3bPbPbP/4bK3 w - - 0 1";
+/// Star with pieces on the middle cells (perft suite).
+const STAR_MIDDLE: &str =
+    "3bRbB3/8/bPbPbP2bPbPbP/4bK3/3bN4/1gQ2gN3/5gPgPgP/gR3gK3/8/2rB2rN2/rPrP2rP1rPrP/4rK3 b - - 0 1";
 
-/// The benchmark, in the order it runs: each game's positions with their
-/// default depths (chosen so that the whole run takes a second or two).
+/// The benchmark, in the order it runs: for every game a perft count and
+/// searches of its start and of a middle-game position, with default depths
+/// chosen so that the whole run takes some seconds. The search nodes are
+/// the search's signature: a change that alters no search decision leaves
+/// them unchanged.
 #[rustfmt::skip]
 pub const BENCH_ENTRIES: &[BenchEntry] = &[
-    entry(Variant::Chess, "start",        STARTPOS,     BenchKind::Perft,  5),
-    entry(Variant::Chess, "kiwipete",     KIWIPETE,     BenchKind::Perft,  4),
-    entry(Variant::Chess, "rook-endgame", ROOK_ENDGAME, BenchKind::Perft,  5),
-    entry(Variant::Chess, "promotions",   PROMOTIONS,   BenchKind::Perft,  4),
-    entry(Variant::Chess, "start",        STARTPOS,     BenchKind::Search, 6),
-    entry(Variant::Chess, "kiwipete",     KIWIPETE,     BenchKind::Search, 4),
-    entry(Variant::Chess, "rook-endgame", ROOK_ENDGAME, BenchKind::Search, 9),
-    entry(Variant::Chess, "middlegame",   MIDDLEGAME,   BenchKind::Search, 4),
+    entry(Variant::Chess,        "start",    STARTPOS,             BenchKind::Perft,  5),
+    entry(Variant::Chess,        "kiwipete", KIWIPETE,             BenchKind::Perft,  4),
+    entry(Variant::Dreierschach, "start",    STARTPOS,             BenchKind::Perft,  4),
+    entry(Variant::Hexenschach,  "start",    STARTPOS,             BenchKind::Perft,  5),
+    entry(Variant::Pyramid,      "start",    STARTPOS,             BenchKind::Perft,  4),
+    entry(Variant::Trichess,     "start",    STARTPOS,             BenchKind::Perft,  5),
+    entry(Variant::Star,         "start",    STARTPOS,             BenchKind::Perft,  5),
+    entry(Variant::Chess,        "start",    STARTPOS,             BenchKind::Search, 8),
+    entry(Variant::Chess,        "kiwipete", KIWIPETE,             BenchKind::Search, 6),
+    entry(Variant::Chess,        "middle",   MIDDLEGAME,           BenchKind::Search, 6),
+    entry(Variant::Dreierschach, "start",    STARTPOS,             BenchKind::Search, 4),
+    entry(Variant::Dreierschach, "middle",   DREIERSCHACH_MIDDLE,  BenchKind::Search, 3),
+    entry(Variant::Hexenschach,  "start",    STARTPOS,             BenchKind::Search, 3),
+    entry(Variant::Hexenschach,  "middle",   HEXENSCHACH_MIDDLE,   BenchKind::Search, 3),
+    entry(Variant::Pyramid,      "start",    STARTPOS,             BenchKind::Search, 6),
+    entry(Variant::Pyramid,      "middle",   PYRAMID_MIDDLE,       BenchKind::Search, 5),
+    entry(Variant::Trichess,     "start",    STARTPOS,             BenchKind::Search, 5),
+    entry(Variant::Trichess,     "middle",   TRICHESS_MIDDLE,      BenchKind::Search, 5),
+    entry(Variant::Star,         "start",    STARTPOS,             BenchKind::Search, 5),
+    entry(Variant::Star,         "middle",   STAR_MIDDLE,          BenchKind::Search, 5),
 ];
 
 /// How to run the benchmark.
@@ -93,7 +115,7 @@ pub const BENCH_ENTRIES: &[BenchEntry] = &[
 pub struct BenchConfig {
     /// Depth of the searches instead of each entry's own (perft entries keep theirs).
     pub depth: Option<u32>,
-    /// Threads for perft (and, later, the search).
+    /// Threads for perft and the search.
     pub threads: usize,
 }
 
@@ -157,6 +179,10 @@ pub struct BenchTotals {
     pub nodes: u64,
     /// Time of all entries.
     pub elapsed: Duration,
+    /// Nodes of the search entries (the search's signature).
+    pub search_nodes: u64,
+    /// Time of the search entries.
+    pub search_elapsed: Duration,
 }
 
 impl BenchTotals {
@@ -165,13 +191,19 @@ impl BenchTotals {
         per_second(self.nodes, self.elapsed)
     }
 
-    /// The summary printed after the entries.
+    /// The summary printed after the entries: totals, and the search part
+    /// alone (perft counts far faster than the search visits nodes).
     pub fn summary_lines(&self) -> Vec<String> {
         vec![
             "===========================".to_string(),
             format!("Total time (ms): {}", self.elapsed.as_millis()),
             format!("Total nodes: {}", self.nodes),
             format!("Nodes/second: {}", self.nodes_per_second()),
+            format!("Search nodes: {}", self.search_nodes),
+            format!(
+                "Search nodes/second: {}",
+                per_second(self.search_nodes, self.search_elapsed)
+            ),
         ]
     }
 }
@@ -194,6 +226,8 @@ pub fn run(
     let mut totals = BenchTotals {
         nodes: 0,
         elapsed: Duration::ZERO,
+        search_nodes: 0,
+        search_elapsed: Duration::ZERO,
     };
     for (i, e) in BENCH_ENTRIES.iter().enumerate() {
         let pos = build_position::<&str>(e.variant, AfterMate::default(), Some(e.position), &[])
@@ -211,9 +245,11 @@ pub fn run(
                     depth: Some(depth),
                     ..Limits::default()
                 };
-                let mut nodes = 0;
-                search::search(&pos, &limits, stop, &mut |info| nodes = info.nodes);
-                Some(nodes)
+                let mut searcher = Searcher::new(SearchOptions {
+                    threads: config.threads,
+                    ..SearchOptions::default()
+                });
+                Some(searcher.search(&pos, &limits, stop, &mut |_| {}).nodes)
             }
         };
         let Some(nodes) = nodes.filter(|_| !stop.load(Ordering::Relaxed)) else {
@@ -222,6 +258,10 @@ pub fn run(
         let elapsed = start.elapsed();
         totals.nodes += nodes;
         totals.elapsed += elapsed;
+        if e.kind == BenchKind::Search {
+            totals.search_nodes += nodes;
+            totals.search_elapsed += elapsed;
+        }
         report(&format!(
             "{}/{} {} {} {} depth {}: {nodes} nodes, {} ms",
             i + 1,
