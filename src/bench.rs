@@ -66,6 +66,10 @@ const fn entry(
 
 /// Kiwipete, the classic move generator test (chessprogramming.org).
 pub const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// A rook endgame with en-passant and check subtleties (perft "position 3").
+pub const ROOK_ENDGAME: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+/// Promotions and castling rights (perft "position 4").
+pub const PROMOTIONS: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
 /// A quiet middlegame (perft "position 6").
 pub const MIDDLEGAME: &str =
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";

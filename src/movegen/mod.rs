@@ -481,8 +481,13 @@ impl Position {
         }
     }
 
-    /// Whether the player to move is in check.
+    /// Whether the player to move is in check: its king attacked while the
+    /// game has check (not in Hexenschach's phase A, where a Rabe may stand
+    /// attacked).
     pub fn in_check(&self) -> bool {
+        if !rules::king_safety(self) {
+            return false;
+        }
         let mover = self.to_move();
         match self.king_of(mover) {
             Some(king) => {

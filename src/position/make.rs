@@ -24,6 +24,14 @@ pub struct Undo {
     removed: ArrayVec<(Cell, Piece), MAX_REMOVED>,
 }
 
+/// What [`Position::unmake_null`] needs.
+#[derive(Clone, Debug)]
+pub struct NullUndo {
+    to_move: Player,
+    en_passant: [Option<EnPassant>; MAX_PLAYERS],
+    hash: u64,
+}
+
 impl Undo {
     /// The piece the move captured and where it stood.
     pub fn captured(&self) -> Option<(Cell, Piece)> {
@@ -192,6 +200,34 @@ impl Position {
         if control_changed {
             self.refresh_control();
         }
+        self.hash = undo.hash;
+        self.history.pop();
+    }
+
+    /// Hands the turn to the next player without a move (the search's null
+    /// move; not a pass of the rules). En-passant rights that last one move
+    /// lapse. Returns what [`Position::unmake_null`] needs.
+    pub fn make_null(&mut self) -> NullUndo {
+        let undo = NullUndo {
+            to_move: self.to_move,
+            en_passant: self.en_passant,
+            hash: self.hash,
+        };
+        self.history.push(self.hash);
+        if self.game.en_passant == EnPassantRule::NextMoveOnly {
+            for p in 0..MAX_PLAYERS {
+                self.clear_en_passant(Player::new(p));
+            }
+        }
+        let next = self.next_active_after(self.to_move).unwrap_or(self.to_move);
+        self.set_to_move(next);
+        undo
+    }
+
+    /// Takes back [`Position::make_null`].
+    pub fn unmake_null(&mut self, undo: &NullUndo) {
+        self.to_move = undo.to_move;
+        self.en_passant = undo.en_passant;
         self.hash = undo.hash;
         self.history.pop();
     }

@@ -6,7 +6,7 @@ pub mod fen;
 mod make;
 pub mod zobrist;
 
-pub use make::Undo;
+pub use make::{NullUndo, Undo};
 
 use crate::bitboard::Bitboard;
 use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};

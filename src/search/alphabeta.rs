@@ -7,12 +7,12 @@
 //! coalition of all other players. A move that hands the turn to the other
 //! side negates the score (negamax); a move within the coalition does not.
 
-use super::eval;
 use super::ordering::{Frame, MAX_PLY, MoveStack, Ordering};
 use super::tt::{Bound, TtEntry};
 use super::{
     Algorithm, DECIDED_SCORE, Info, Options, SearchResult, Shared, WIN_SCORE, outcome_value,
 };
+use super::{eval, see};
 use crate::moves::{Move, MoveKind, MoveList};
 
 use crate::position::Position;
@@ -23,6 +23,11 @@ use std::time::Duration;
 
 /// Larger than any score.
 pub(super) const INFINITE: i32 = WIN_SCORE + 1;
+/// Least remaining depth for a null move.
+const NULL_MOVE_DEPTH: i32 = 3;
+/// Depth a null move is searched less by, plus one per this many plies.
+const NULL_MOVE_REDUCTION: i32 = 2;
+const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
 /// First aspiration window half-width.
 const ASPIRATION: i32 = 30;
 /// Depth from which aspiration windows are used.
@@ -245,6 +250,13 @@ impl<'a> Worker<'a> {
         let activity = self.activity();
         let full = std::array::from_fn(|p| fast_scores[p] + activity[p]);
         self.for_side(self.root_value(full))
+    }
+
+    /// Whether the player to move has a piece besides king and pawns (null
+    /// moves are unsafe in pawn endings: zugzwang).
+    fn has_pieces_to_move(&self) -> bool {
+        let own = self.pos.pieces_of(self.pos.to_move());
+        (own & !(self.pos.kind(PieceKind::Pawn) | self.pos.kind(PieceKind::King))).nonempty()
     }
 
     /// The most one capture or promotion could gain here: the most valuable
@@ -571,13 +583,33 @@ impl<'a> Worker<'a> {
                 return score;
             }
         }
+        let in_check = self.pos.in_check();
+        if !pv_node
+            && !in_check
+            && depth >= NULL_MOVE_DEPTH
+            && self.pos.state().in_game.count() == 2
+            && self.has_pieces_to_move()
+            && self.for_side(self.root_value(eval::evaluate_fast_from(&self.pos, &self.psq)))
+                >= beta
+        {
+            // Null move: if passing the turn still holds beta, a real move will.
+            let reduction = NULL_MOVE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
+            let undo = self.pos.make_null();
+            let value = -self.node(depth - 1 - reduction, ply + 1, -beta, -beta + 1);
+            self.pos.unmake_null(&undo);
+            if self.aborted {
+                return 0;
+            }
+            if value >= beta && value < DECIDED_SCORE {
+                return value;
+            }
+        }
         let mut frame = self.frame(Generate::All, tt_move, ply);
         if frame.is_empty() {
             self.stack.pop(frame);
             let outcome = self.pos.outcome_without_moves();
             return self.for_side(self.outcome_for_root(&outcome, ply));
         }
-        let in_check = self.pos.in_check();
         let depth = if in_check { depth + 1 } else { depth };
         let side = self.side();
         let original_alpha = alpha;
@@ -691,6 +723,9 @@ impl<'a> Worker<'a> {
                     .map_or(values[0], |p| values[p.kind().index()])
                     + m.promotion_kind().map_or(0, |k| values[k.index()]);
                 if stand + gain + DELTA_MARGIN < alpha {
+                    continue;
+                }
+                if m.promotion_kind().is_none() && see::see(&self.pos, m) < 0 {
                     continue;
                 }
             }

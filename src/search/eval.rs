@@ -169,7 +169,7 @@ fn pawn_progress(game: &Game, army: Army) -> PerCell<i32> {
 
 /// How much mobility and king danger can change a score at most (for lazy
 /// evaluation: a cheap score this far beyond a bound decides alone).
-pub const LAZY_MARGIN: i32 = 250;
+pub const LAZY_MARGIN: i32 = 150;
 
 impl EvalTables {
     /// What `piece` on `cell` is worth: material, centralisation and, for a

@@ -16,6 +16,7 @@ mod brs;
 pub mod eval;
 mod maxn;
 pub mod ordering;
+pub mod see;
 pub mod time;
 pub mod tt;
 
