@@ -12,5 +12,6 @@ pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod tournament;
 pub mod types;
 pub mod variants;

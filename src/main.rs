@@ -1,18 +1,34 @@
 //! The `triskel` command: without a subcommand, the engine's protocol on
-//! stdin/stdout (protocol.md); `perft` and `bench` for testing and timing.
+//! stdin/stdout (protocol.md); `perft` and `bench` for testing and timing;
+//! `match` for measuring playing strength.
 
 use clap::{Parser, Subcommand};
-use std::io::BufWriter;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use triskel::bench::{self, BenchConfig, per_second};
 use triskel::perft;
 use triskel::protocol::go::MAX_PERFT_DEPTH;
 use triskel::protocol::options::{Options, THREADS, UCI_VARIANT};
 use triskel::protocol::setup::build_position;
 use triskel::protocol::{self, Output, perft_lines};
+use triskel::rules::format_points;
 use triskel::search::MAX_DEPTH;
+use triskel::tournament::game::TimeControl;
+use triskel::tournament::player::{ENGINE_KEYS, PlayerConfig};
+use triskel::tournament::record::{HEADER, Record};
+use triskel::tournament::{
+    DEFAULT_MAX_PLIES, DEFAULT_OPENING_PLIES_PER_PLAYER, Finished, MAX_OPENING_PLIES,
+    MatchSettings, run_match, unique_names,
+};
+use triskel::variants::Variant;
+
+/// Most games a match plays at the same time.
+const MAX_CONCURRENCY: u64 = 256;
 
 #[derive(Parser)]
 #[command(
@@ -64,6 +80,67 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Play a match between player configurations and print the points table.
+    #[command(after_help = match_help())]
+    Match(MatchArgs),
+}
+
+/// The arguments of `triskel match`.
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// Game id (see `uci` for the list).
+    #[arg(long, default_value = "chess")]
+    variant: String,
+    /// The configurations: 2, or 2 or 3 in a three-player game (see below).
+    #[arg(long, num_args = 2..=3, required = true, value_name = "SPEC")]
+    players: Vec<String>,
+    /// Games in total: a multiple of a round's seatings (2 with two players, 6 with three).
+    #[arg(long, default_value_t = 12)]
+    games: usize,
+    /// Time on each clock at the start, in ms.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    time: u64,
+    /// Increment after each move, in ms.
+    #[arg(long, default_value_t = 100)]
+    inc: u64,
+    /// Seed of the openings and of the random players.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Write the game records to this file (one line per game).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_CONCURRENCY))]
+    concurrency: u64,
+    /// Random plies from the start position that open each round [default: 2 per player].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_OPENING_PLIES as u64))]
+    opening_plies: Option<u64>,
+    /// Plies after the opening at which a game is adjudicated a draw.
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_plies: u64,
+}
+
+/// The end of `triskel match --help`: the player specs.
+fn match_help() -> String {
+    let mut text = String::from(
+        "Player specs:\n  \
+         random                   a random legal move\n  \
+         greedy                   the capture of the most valuable piece, else a random move\n  \
+         engine                   the engine with its default options\n  \
+         engine:KEY=VALUE,...     the engine with overrides:\n",
+    );
+    for (key, meaning) in ENGINE_KEYS {
+        text.push_str(&format!("      {key:<10} {meaning}\n"));
+    }
+    text.push_str(
+        "\nA round plays every seating once from one random opening: both colours, or \
+         all 6 orders of three players (two configurations sit A,A,B and A,B,B). \
+         A player out of time or playing an illegal move scores 0, the others share \
+         a draw's points; games reaching --max-plies are drawn. See protocol.md.",
+    );
+    text
 }
 
 fn main() -> ExitCode {
@@ -92,6 +169,7 @@ fn main() -> ExitCode {
             &options,
         ),
         Some(Command::Bench { depth, threads }) => run_bench(depth, threads),
+        Some(Command::Match(args)) => args.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -155,4 +233,125 @@ fn run_bench(depth: Option<u32>, threads: usize) -> Result<(), String> {
         out.block(totals.summary_lines());
     }
     Ok(())
+}
+
+impl MatchArgs {
+    /// The match's settings, or what is wrong with the arguments.
+    fn settings(&self) -> Result<MatchSettings, String> {
+        let variant = Variant::from_id(&self.variant)
+            .filter(|v| v.is_playable())
+            .ok_or_else(|| {
+                let ids: Vec<&str> = Variant::ALL.iter().map(|v| v.id()).collect();
+                format!(
+                    "--variant {}: unknown game (games: {})",
+                    self.variant,
+                    ids.join(" ")
+                )
+            })?;
+        let players = unique_names(&self.players)
+            .iter()
+            .zip(&self.players)
+            .map(|(name, spec)| {
+                PlayerConfig::parse(spec).map(|config| PlayerConfig {
+                    name: name.clone(),
+                    ..config
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(|why| format!("--players: {why}"))?;
+        let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        Ok(MatchSettings {
+            variant,
+            players,
+            games: self.games,
+            time_control: TimeControl {
+                time: Duration::from_millis(self.time),
+                increment: Duration::from_millis(self.inc),
+            },
+            seed: self.seed,
+            opening_plies: self.opening_plies.map_or(
+                DEFAULT_OPENING_PLIES_PER_PLAYER * variant.game().players,
+                count,
+            ),
+            max_plies: count(self.max_plies),
+            concurrency: count(self.concurrency),
+        })
+    }
+
+    /// `triskel match`.
+    fn run(self) -> Result<(), String> {
+        let settings = self.settings()?;
+        let schedule = settings.schedule()?;
+        let record_file = match &self.record {
+            Some(path) => {
+                let mut file = File::create(path)
+                    .map_err(|why| format!("--record {}: {why}", path.display()))?;
+                writeln!(file, "{HEADER}")
+                    .map_err(|why| format!("--record {}: {why}", path.display()))?;
+                Some(Mutex::new(file))
+            }
+            None => None,
+        };
+        let write_error: Mutex<Option<String>> = Mutex::new(None);
+        let out = Output::stdout();
+        let names: Vec<&str> = settings.players.iter().map(|p| p.name.as_str()).collect();
+        out.line(&format!(
+            "match {}: {}; {} games in {} rounds; {}+{} ms; seed {}; {} opening plies; {} concurrent",
+            settings.variant,
+            names.join(" vs "),
+            schedule.len(),
+            schedule.last().map_or(0, |g| g.round),
+            self.time,
+            self.inc,
+            settings.seed,
+            settings.opening_plies,
+            settings.concurrency
+        ));
+        let on_game = |finished: &Finished| {
+            let r = finished.record;
+            out.line(&progress_line(r, finished.done, finished.total));
+            if let Some(illegal) = finished.illegal {
+                eprintln!("warning: game {}: illegal move: {illegal}", r.id);
+            }
+            if let (Some(file), Some(path)) = (&record_file, &self.record) {
+                let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+                if let Err(why) = writeln!(file, "{}", r.line()).and_then(|()| file.flush()) {
+                    let mut slot = write_error.lock().unwrap_or_else(|e| e.into_inner());
+                    slot.get_or_insert_with(|| format!("--record {}: {why}", path.display()));
+                }
+            }
+        };
+        let table = run_match(&settings, &on_game)?;
+        out.line("");
+        out.block(table.lines());
+        match write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(why) => Err(why),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The line printed when a game ends, e.g.
+/// `game 3/12 (round 2) w:engine b:random: checkmate, w 1 b 0, 57 plies`.
+fn progress_line(r: &Record, done: usize, total: usize) -> String {
+    let seats: Vec<String> = r
+        .seats
+        .iter()
+        .map(|(letter, name)| format!("{letter}:{name}"))
+        .collect();
+    let points: Vec<String> = r
+        .seats
+        .iter()
+        .zip(&r.points)
+        .map(|((letter, _), &p)| format!("{letter} {}", format_points(p)))
+        .collect();
+    format!(
+        "game {}/{total} [{done} done] (round {}) {}: {}, {}, {} plies",
+        r.id,
+        r.round,
+        seats.join(" "),
+        triskel::tournament::record::end_text(r.end, r.variant),
+        points.join(" "),
+        r.moves.len()
+    )
 }

@@ -1,0 +1,243 @@
+//! Playing one game with clocks.
+//!
+//! Every clocked player starts with the match's time; the runner measures
+//! the real time each move took, subtracts it, and adds the increment after
+//! the move (Fischer). A player whose move took longer than its remaining
+//! time loses on time; so does a player that returns an illegal move. A
+//! game ends by the rules ([`Position::outcome`]) or, after the match's
+//! maximum number of plies, by adjudication as a draw.
+
+use super::player::{ClockView, Mover, PlayerConfig};
+use crate::position::Position;
+use crate::rules::{EndReason, Outcome};
+use crate::types::{MAX_PLAYERS, Player};
+use std::time::{Duration, Instant};
+
+/// The time control: starting time and increment per move.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeControl {
+    /// Time on each clock at the start.
+    pub time: Duration,
+    /// Added to a player's clock after each of its moves.
+    pub increment: Duration,
+}
+
+/// Why a game of a match ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// By a rule of the game.
+    Rules(EndReason),
+    /// This player's clock ran out.
+    Timeout(Player),
+    /// This player answered with an illegal move (or none).
+    Illegal(Player),
+    /// The game reached the match's maximum length and was adjudicated a draw.
+    MaxPlies,
+}
+
+/// One game to play.
+pub struct GameSetup<'a> {
+    /// The position the game starts from (an opening).
+    pub start: &'a Position,
+    /// The configuration in each seat, in turn order.
+    pub seats: Vec<&'a PlayerConfig>,
+    /// The clocks.
+    pub time_control: TimeControl,
+    /// Plies after which the game is adjudicated a draw.
+    pub max_plies: usize,
+    /// Seeds of the seats' random players.
+    pub seeds: Vec<u64>,
+}
+
+/// How a game went.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// The moves played from the start position, on the wire.
+    pub moves: Vec<String>,
+    /// Why it ended.
+    pub end: GameEnd,
+    /// The points of each seat, in turn order.
+    pub points: Vec<f64>,
+    /// Time each seat used in total.
+    pub time_used: Vec<Duration>,
+    /// The position and move of an illegal answer, for the report.
+    pub illegal: Option<String>,
+}
+
+/// Plays the game of `setup`. Fails only when a player cannot be set up
+/// (its engine's table cannot be allocated).
+pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
+    let players = setup.start.game().players;
+    let mut movers = setup
+        .seats
+        .iter()
+        .zip(&setup.seeds)
+        .map(|(config, &seed)| Mover::new(config, seed))
+        .collect::<Result<Vec<_>, String>>()?;
+    let clocked: Vec<bool> = setup.seats.iter().map(|c| c.is_clocked()).collect();
+    let mut pos = setup.start.clone();
+    let mut remaining = vec![setup.time_control.time; players];
+    let mut time_used = vec![Duration::ZERO; players];
+    let mut moves = Vec::new();
+    let mut illegal = None;
+    let (end, points) = loop {
+        if let Some(outcome) = pos.outcome() {
+            break (GameEnd::Rules(outcome.reason), outcome.points);
+        }
+        if moves.len() >= setup.max_plies {
+            break (GameEnd::MaxPlies, adjudicated_draw(&pos).points);
+        }
+        let me = pos.to_move();
+        let seat = me.index();
+        let mut clocks = ClockView {
+            time: [None; MAX_PLAYERS],
+            increment: setup.time_control.increment,
+        };
+        for p in 0..players {
+            clocks.time[p] = clocked[p].then_some(remaining[p]);
+        }
+        let started = Instant::now();
+        let m = movers[seat].choose(&pos, &clocks);
+        let took = started.elapsed();
+        time_used[seat] += took;
+        if clocked[seat] && took > remaining[seat] {
+            break (GameEnd::Timeout(me), forfeit_points(&pos, me));
+        }
+        if !pos.legal_moves().contains(&m) {
+            illegal = Some(format!(
+                "{} played {} in {}",
+                setup.seats[seat].name,
+                pos.move_text(m),
+                pos.fen()
+            ));
+            break (GameEnd::Illegal(me), forfeit_points(&pos, me));
+        }
+        if clocked[seat] {
+            remaining[seat] = remaining[seat] - took + setup.time_control.increment;
+        }
+        moves.push(pos.move_text(m));
+        pos.make(m);
+    };
+    Ok(GameResult {
+        moves,
+        end,
+        points: points[..players].to_vec(),
+        time_used,
+        illegal,
+    })
+}
+
+/// The points of a game stopped at its maximum length: a draw by the
+/// game's own draw rule (Star: decided by the points on the board).
+pub fn adjudicated_draw(pos: &Position) -> Outcome {
+    pos.drawn(EndReason::MoveRule)
+}
+
+/// The points when `loser` forfeits (time or an illegal move): 0 for it;
+/// the players still in the game share equally what a draw of the position
+/// would give in total (chess: the opponent gets 1; Dreierschach: 1½ each).
+/// Players already out keep 0.
+pub fn forfeit_points(pos: &Position, loser: Player) -> [f64; MAX_PLAYERS] {
+    let draw = adjudicated_draw(pos);
+    let total: f64 = draw.points.iter().sum();
+    let others: Vec<Player> = pos.state().in_game.iter().filter(|&p| p != loser).collect();
+    let mut points = [0.0; MAX_PLAYERS];
+    for p in &others {
+        points[p.index()] = total / others.len() as f64;
+    }
+    points
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::Variant;
+
+    fn config(spec: &str) -> PlayerConfig {
+        PlayerConfig::parse(spec).unwrap()
+    }
+
+    #[test]
+    fn a_game_between_baselines_ends_and_replays() {
+        let start = Position::start(Variant::Chess);
+        let (random, greedy) = (config("random"), config("greedy"));
+        let setup = GameSetup {
+            start: &start,
+            seats: vec![&random, &greedy],
+            time_control: TimeControl {
+                time: Duration::from_secs(10),
+                increment: Duration::ZERO,
+            },
+            max_plies: 600,
+            seeds: vec![1, 2],
+        };
+        let result = play_game(&setup).unwrap();
+        let again = play_game(&setup).unwrap();
+        assert_eq!(result.moves, again.moves, "seeded players replay");
+        let mut pos = start.clone();
+        for text in &result.moves {
+            let m = pos.parse_move(text).unwrap();
+            pos.make(m);
+        }
+        match result.end {
+            GameEnd::Rules(reason) => {
+                let outcome = pos.outcome().expect("the game is over");
+                assert_eq!(outcome.reason, reason);
+                assert_eq!(outcome.points[..2], result.points[..]);
+            }
+            GameEnd::MaxPlies => assert_eq!(result.moves.len(), 600),
+            other => panic!("unexpected end {other:?}"),
+        }
+        assert!((result.points.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_capped_game_is_a_draw() {
+        let start = Position::start(Variant::Dreierschach);
+        let random = config("random");
+        let setup = GameSetup {
+            start: &start,
+            seats: vec![&random, &random, &random],
+            time_control: TimeControl {
+                time: Duration::from_secs(10),
+                increment: Duration::ZERO,
+            },
+            max_plies: 3,
+            seeds: vec![1, 2, 3],
+        };
+        let result = play_game(&setup).unwrap();
+        assert_eq!(result.end, GameEnd::MaxPlies);
+        assert_eq!(result.moves.len(), 3);
+        assert_eq!(result.points, vec![1.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn a_flag_loses_and_the_others_share() {
+        let chess = Position::start(Variant::Chess);
+        let p = forfeit_points(&chess, Player::new(0));
+        assert_eq!(p[..2], [0.0, 1.0]);
+        let dreier = Position::start(Variant::Dreierschach);
+        let p = forfeit_points(&dreier, Player::new(1));
+        assert_eq!(p[..3], [1.5, 0.0, 1.5]);
+    }
+
+    #[test]
+    fn an_engine_out_of_time_forfeits() {
+        let start = Position::start(Variant::Chess);
+        let (engine, random) = (config("engine"), config("random"));
+        let setup = GameSetup {
+            start: &start,
+            seats: vec![&engine, &random],
+            time_control: TimeControl {
+                time: Duration::from_nanos(1),
+                increment: Duration::ZERO,
+            },
+            max_plies: 600,
+            seeds: vec![1, 2],
+        };
+        let result = play_game(&setup).unwrap();
+        assert_eq!(result.end, GameEnd::Timeout(Player::new(0)));
+        assert_eq!(result.points, vec![0.0, 1.0]);
+        assert!(result.moves.is_empty());
+    }
+}

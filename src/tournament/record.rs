@@ -1,0 +1,293 @@
+//! Game records: one line per game, tab-separated `key=value` fields in a
+//! fixed order (lists inside a value are separated by single spaces):
+//!
+//! | key | value |
+//! |---|---|
+//! | `id` | game number in the match, from 1 |
+//! | `round` | round number, from 1 (the games of a round share the opening) |
+//! | `variant` | the game id |
+//! | `seats` | `<letter>:<config>` per seat in turn order, e.g. `w:engine b:random` |
+//! | `opening` | the opening's random plies from the start position, on the wire |
+//! | `fen` | the position after the opening (position format) |
+//! | `moves` | the game's moves after the opening, on the wire |
+//! | `end` | a rule's end reason (`checkmate`, `stalemate`, `repetition`, `moverule`, `material`, `kingexposed`, `rabecaptured`, `lastplayer`, `points`), `timeout:<letter>`, `illegal:<letter>` or `maxplies` |
+//! | `points` | points per seat in turn order |
+//! | `plies` | the number of moves after the opening |
+//! | `ms` | milliseconds each seat used in total |
+//!
+//! Lines starting with `#` are comments; the file starts with [`HEADER`].
+
+use super::game::GameEnd;
+use crate::rules::EndReason;
+use crate::types::Player;
+use crate::variants::Variant;
+
+/// The first line of a record file.
+pub const HEADER: &str = "# triskel match records: one game per line, tab-separated key=value fields \
+     id round variant seats opening fen moves end points plies ms (see protocol.md)";
+
+/// The keys of a record line, in order.
+pub const KEYS: [&str; 11] = [
+    "id", "round", "variant", "seats", "opening", "fen", "moves", "end", "points", "plies", "ms",
+];
+
+/// Every end reason of the rules, for reading them back.
+const END_REASONS: [EndReason; 9] = [
+    EndReason::Checkmate,
+    EndReason::Stalemate,
+    EndReason::Repetition,
+    EndReason::MoveRule,
+    EndReason::InsufficientMaterial,
+    EndReason::KingExposed,
+    EndReason::RabeCaptured,
+    EndReason::LastPlayer,
+    EndReason::Points,
+];
+
+/// The `end` text of a forfeit on time.
+const TIMEOUT: &str = "timeout";
+/// The `end` text of a forfeit by an illegal move.
+const ILLEGAL: &str = "illegal";
+/// The `end` text of a game adjudicated at the maximum length.
+const MAX_PLIES: &str = "maxplies";
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// Game number, from 1.
+    pub id: usize,
+    /// Round number, from 1.
+    pub round: usize,
+    /// The game.
+    pub variant: Variant,
+    /// Player letter and configuration name of each seat, in turn order.
+    pub seats: Vec<(char, String)>,
+    /// The opening plies from the start position.
+    pub opening: Vec<String>,
+    /// The position after the opening.
+    pub fen: String,
+    /// The moves after the opening.
+    pub moves: Vec<String>,
+    /// Why the game ended.
+    pub end: GameEnd,
+    /// Points per seat.
+    pub points: Vec<f64>,
+    /// Milliseconds used per seat.
+    pub ms: Vec<u64>,
+}
+
+/// `end` as written in a record.
+pub fn end_text(end: GameEnd, variant: Variant) -> String {
+    let letter = |p: Player| variant.game().letters[p.index()];
+    match end {
+        GameEnd::Rules(reason) => reason.name().to_string(),
+        GameEnd::Timeout(p) => format!("{TIMEOUT}:{}", letter(p)),
+        GameEnd::Illegal(p) => format!("{ILLEGAL}:{}", letter(p)),
+        GameEnd::MaxPlies => MAX_PLIES.to_string(),
+    }
+}
+
+/// Reads an `end` value.
+pub fn parse_end(text: &str, variant: Variant) -> Result<GameEnd, String> {
+    let player = |letter: &str| {
+        let mut chars = letter.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => variant.game().player_index(c).map(Player::new),
+            _ => None,
+        }
+        .ok_or_else(|| format!("end: '{letter}' is no player of {variant}"))
+    };
+    if text == MAX_PLIES {
+        return Ok(GameEnd::MaxPlies);
+    }
+    if let Some((kind, letter)) = text.split_once(':') {
+        return match kind {
+            TIMEOUT => Ok(GameEnd::Timeout(player(letter)?)),
+            ILLEGAL => Ok(GameEnd::Illegal(player(letter)?)),
+            _ => Err(format!("end: unknown forfeit '{text}'")),
+        };
+    }
+    END_REASONS
+        .iter()
+        .find(|r| r.name() == text)
+        .map(|&r| GameEnd::Rules(r))
+        .ok_or_else(|| format!("end: unknown reason '{text}'"))
+}
+
+/// Words joined by single spaces.
+fn list<T: ToString>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The words of a list value (none for an empty value).
+fn words(text: &str) -> Vec<String> {
+    text.split(' ')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Numbers of a list value.
+fn numbers<T: std::str::FromStr>(key: &str, text: &str) -> Result<Vec<T>, String> {
+    words(text)
+        .iter()
+        .map(|w| w.parse().map_err(|_| format!("{key}: '{w}' is no number")))
+        .collect()
+}
+
+impl Record {
+    /// The record as one line (without the line end).
+    pub fn line(&self) -> String {
+        let seats: Vec<String> = self
+            .seats
+            .iter()
+            .map(|(letter, name)| format!("{letter}:{name}"))
+            .collect();
+        let values = [
+            self.id.to_string(),
+            self.round.to_string(),
+            self.variant.id().to_string(),
+            list(&seats),
+            list(&self.opening),
+            self.fen.clone(),
+            list(&self.moves),
+            end_text(self.end, self.variant),
+            list(&self.points),
+            self.moves.len().to_string(),
+            list(&self.ms),
+        ];
+        KEYS.iter()
+            .zip(values)
+            .map(|(key, value)| format!("{key}={value}"))
+            .collect::<Vec<_>>()
+            .join("\t")
+    }
+
+    /// Reads a record line.
+    pub fn parse(line: &str) -> Result<Record, String> {
+        let fields: Vec<&str> = line.trim_end_matches(['\r', '\n']).split('\t').collect();
+        if fields.len() != KEYS.len() {
+            return Err(format!(
+                "a record has {} fields, this line {}",
+                KEYS.len(),
+                fields.len()
+            ));
+        }
+        let mut values = Vec::with_capacity(KEYS.len());
+        for (field, key) in fields.iter().zip(KEYS) {
+            let value = field
+                .strip_prefix(key)
+                .and_then(|rest| rest.strip_prefix('='))
+                .ok_or_else(|| format!("expected field {key}=, found '{field}'"))?;
+            values.push(value);
+        }
+        let number = |i: usize| {
+            values[i]
+                .parse::<usize>()
+                .map_err(|_| format!("{}: '{}' is no number", KEYS[i], values[i]))
+        };
+        let variant =
+            Variant::from_id(values[2]).ok_or_else(|| format!("unknown game '{}'", values[2]))?;
+        let seats = words(values[3])
+            .iter()
+            .map(|seat| {
+                let (letter, name) = seat
+                    .split_once(':')
+                    .ok_or_else(|| format!("seats: '{seat}' is not <letter>:<config>"))?;
+                let mut chars = letter.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => Ok((c, name.to_string())),
+                    _ => Err(format!("seats: '{letter}' is not a player letter")),
+                }
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let record = Record {
+            id: number(0)?,
+            round: number(1)?,
+            variant,
+            seats,
+            opening: words(values[4]),
+            fen: values[5].to_string(),
+            moves: words(values[6]),
+            end: parse_end(values[7], variant)?,
+            points: numbers("points", values[8])?,
+            ms: numbers("ms", values[10])?,
+        };
+        if number(9)? != record.moves.len() {
+            return Err(format!(
+                "plies={} but {} moves",
+                values[9],
+                record.moves.len()
+            ));
+        }
+        let players = variant.game().players;
+        if record.seats.len() != players || record.points.len() != players {
+            return Err(format!(
+                "{variant} has {players} players: seats and points need {players} entries"
+            ));
+        }
+        Ok(record)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Record {
+        Record {
+            id: 3,
+            round: 2,
+            variant: Variant::Dreierschach,
+            seats: vec![
+                ('w', "engine:algorithm=maxn,hash=4".to_string()),
+                ('n', "greedy".to_string()),
+                ('b', "random".to_string()),
+            ],
+            opening: vec!["a2a3".to_string()],
+            fen: Variant::Dreierschach.game().start.clone(),
+            moves: vec!["b2b3".to_string(), "c2c3".to_string()],
+            end: GameEnd::Timeout(Player::new(1)),
+            points: vec![1.5, 0.0, 1.0 / 3.0],
+            ms: vec![12, 0, 3],
+        }
+    }
+
+    #[test]
+    fn a_record_reads_back() {
+        let record = sample();
+        let line = record.line();
+        assert!(!line.contains('\n'));
+        assert!(line.starts_with("id=3\tround=2\tvariant=dreierschach\t"));
+        assert!(line.contains("\tend=timeout:n\t"));
+        assert_eq!(Record::parse(&line).unwrap(), record);
+    }
+
+    #[test]
+    fn every_end_reads_back() {
+        let variant = Variant::Chess;
+        let ends = END_REASONS.iter().map(|&r| GameEnd::Rules(r)).chain([
+            GameEnd::MaxPlies,
+            GameEnd::Illegal(Player::new(0)),
+            GameEnd::Timeout(Player::new(1)),
+        ]);
+        for end in ends {
+            assert_eq!(parse_end(&end_text(end, variant), variant), Ok(end));
+        }
+        assert!(parse_end("timeout:x", variant).is_err());
+        assert!(parse_end("resigned", variant).is_err());
+    }
+
+    #[test]
+    fn broken_lines_are_refused() {
+        let line = sample().line();
+        assert!(Record::parse("id=1").is_err());
+        assert!(Record::parse(&line.replace("plies=2", "plies=5")).is_err());
+        assert!(Record::parse(&line.replace("variant=dreierschach", "variant=go")).is_err());
+        assert!(Record::parse(&line.replace("id=3", "game=3")).is_err());
+    }
+}

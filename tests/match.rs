@@ -1,0 +1,351 @@
+//! `triskel match`: tiny matches of the baselines, their records and table,
+//! and the errors of bad flags.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use triskel::position::AfterMate;
+use triskel::protocol::setup::build_position;
+use triskel::tournament::game::GameEnd;
+use triskel::tournament::record::{HEADER, Record};
+use triskel::variants::Variant;
+
+/// Exit code of a usage error found by the argument parser.
+const USAGE_ERROR: i32 = 2;
+/// Exit code of any other error.
+const FAILURE: i32 = 1;
+/// Tolerance of sums of points.
+const EPSILON: f64 = 1e-9;
+
+fn triskel(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_triskel"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the engine runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).to_string()
+}
+
+/// A record file for one test, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str) -> TempFile {
+        TempFile(
+            std::env::temp_dir().join(format!("triskel-match-{}-{name}.txt", std::process::id())),
+        )
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("a UTF-8 temp path")
+    }
+
+    fn records(&self) -> Vec<Record> {
+        let text = std::fs::read_to_string(&self.0).expect("the record file exists");
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some(HEADER));
+        lines
+            .map(|l| Record::parse(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The table's rows: name, games, seats, points.
+fn table(out: &str) -> Vec<(String, usize, usize, f64)> {
+    out.lines()
+        .skip_while(|l| !l.starts_with("config "))
+        .skip(1)
+        .take_while(|l| !l.is_empty() && !l.starts_with("equal strength"))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            (
+                words[0].to_string(),
+                words[1].parse().expect("games"),
+                words[2].parse().expect("seats"),
+                words[3].parse().expect("points"),
+            )
+        })
+        .collect()
+}
+
+/// Plays a match and returns its stdout and records, checking what every
+/// match must satisfy.
+fn play(name: &str, args: &[&str]) -> (String, Vec<Record>) {
+    let file = TempFile::new(name);
+    let mut all = vec!["match"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--record", file.path()]);
+    let out = triskel(&all);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let records = file.records();
+    let progress = text.lines().filter(|l| l.starts_with("game ")).count();
+    assert_eq!(progress, records.len(), "{text}");
+    for r in &records {
+        check_replay(r);
+    }
+    let rows = table(&text);
+    let seats: usize = rows.iter().map(|r| r.2).sum();
+    assert_eq!(seats, records.iter().map(|r| r.seats.len()).sum(), "{text}");
+    for (config, games, _, points) in &rows {
+        let played = records
+            .iter()
+            .filter(|r| r.seats.iter().any(|(_, name)| name == config))
+            .count();
+        assert_eq!(*games, played, "{config}: {text}");
+        let total: f64 = records
+            .iter()
+            .flat_map(|r| r.seats.iter().zip(&r.points))
+            .filter(|((_, name), _)| name == config)
+            .map(|(_, p)| p)
+            .sum();
+        assert!((total - points).abs() < 0.01, "{config}: {text}");
+    }
+    (text, records)
+}
+
+/// Replays a record from the start position: the opening reaches its
+/// position, every move is legal, and the end and points are the rules'.
+fn check_replay(r: &Record) {
+    let opening = build_position(r.variant, AfterMate::End, None, &r.opening)
+        .unwrap_or_else(|e| panic!("game {}: opening: {e}", r.id));
+    assert_eq!(opening.fen(), r.fen, "game {}", r.id);
+    let all: Vec<&String> = r.opening.iter().chain(&r.moves).collect();
+    let end = build_position(r.variant, AfterMate::End, None, &all)
+        .unwrap_or_else(|e| panic!("game {}: {e}", r.id));
+    let sum: f64 = r.points.iter().sum();
+    match r.end {
+        GameEnd::Rules(reason) => {
+            let outcome = end.outcome().expect("the game is over");
+            assert_eq!(outcome.reason, reason, "game {}", r.id);
+            assert_eq!(&outcome.points[..r.points.len()], &r.points[..]);
+        }
+        GameEnd::MaxPlies => {
+            assert!(end.outcome().is_none(), "game {}", r.id);
+            let draw: f64 = end
+                .drawn(triskel::rules::EndReason::MoveRule)
+                .points
+                .iter()
+                .sum();
+            assert!((sum - draw).abs() < EPSILON, "game {}", r.id);
+        }
+        GameEnd::Timeout(p) | GameEnd::Illegal(p) => {
+            assert_eq!(end.to_move(), p, "game {}", r.id);
+            assert_eq!(r.points[p.index()], 0.0);
+        }
+    }
+}
+
+#[test]
+fn chess_random_against_greedy() {
+    let (text, records) = play(
+        "chess",
+        &[
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "4",
+            "--time",
+            "2000",
+            "--inc",
+            "10",
+        ],
+    );
+    assert_eq!(records.len(), 4);
+    assert!(text.starts_with("match chess: random vs greedy"), "{text}");
+    let rows = table(&text);
+    assert_eq!(rows.len(), 2, "{text}");
+    assert_eq!((rows[0].0.as_str(), rows[0].1, rows[0].2), ("random", 4, 4));
+    assert_eq!((rows[1].0.as_str(), rows[1].1, rows[1].2), ("greedy", 4, 4));
+    for r in &records {
+        assert!((r.points.iter().sum::<f64>() - 1.0).abs() < EPSILON);
+        assert_eq!(r.variant, Variant::Chess);
+    }
+    let seatings: HashSet<Vec<String>> = records
+        .iter()
+        .map(|r| r.seats.iter().map(|(_, n)| n.clone()).collect())
+        .collect();
+    assert_eq!(seatings.len(), 2, "both colours");
+    assert_eq!(records[0].fen, records[1].fen, "a round shares its opening");
+    assert_ne!(records[0].fen, records[2].fen, "each round its own opening");
+    let ids: Vec<usize> = records.iter().map(|r| r.id).collect();
+    assert_eq!(ids, [1, 2, 3, 4]);
+}
+
+#[test]
+fn a_pairing_in_a_three_player_game_covers_every_seating() {
+    let (text, records) = play(
+        "dreierschach",
+        &[
+            "--variant",
+            "dreierschach",
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "6",
+            "--time",
+            "2000",
+            "--inc",
+            "10",
+            "--max-plies",
+            "300",
+        ],
+    );
+    let seatings: HashSet<Vec<String>> = records
+        .iter()
+        .map(|r| r.seats.iter().map(|(_, n)| n.clone()).collect())
+        .collect();
+    let expected: HashSet<Vec<String>> = [
+        ["random", "random", "greedy"],
+        ["random", "greedy", "random"],
+        ["greedy", "random", "random"],
+        ["greedy", "greedy", "random"],
+        ["greedy", "random", "greedy"],
+        ["random", "greedy", "greedy"],
+    ]
+    .iter()
+    .map(|s| s.iter().map(|n| n.to_string()).collect())
+    .collect();
+    assert_eq!(seatings, expected);
+    let rows = table(&text);
+    assert_eq!((rows[0].1, rows[0].2), (6, 9), "{text}");
+    assert_eq!((rows[1].1, rows[1].2), (6, 9), "{text}");
+    let letters: Vec<char> = records[0].seats.iter().map(|s| s.0).collect();
+    assert_eq!(letters, ['w', 'n', 'b']);
+}
+
+#[test]
+fn three_configurations_sit_in_all_six_orders() {
+    let (text, records) = play(
+        "star",
+        &[
+            "--variant",
+            "star",
+            "--players",
+            "random",
+            "greedy",
+            "engine:depth=1,hash=1",
+            "--games",
+            "6",
+            "--concurrency",
+            "2",
+            "--max-plies",
+            "200",
+        ],
+    );
+    let orders: HashSet<Vec<String>> = records
+        .iter()
+        .map(|r| r.seats.iter().map(|(_, n)| n.clone()).collect())
+        .collect();
+    assert_eq!(orders.len(), 6);
+    for r in &records {
+        let configs: HashSet<&String> = r.seats.iter().map(|(_, n)| n).collect();
+        assert_eq!(configs.len(), 3);
+    }
+    assert_eq!(table(&text).len(), 3);
+}
+
+#[test]
+fn a_seed_replays_the_baselines() {
+    let args = [
+        "--variant",
+        "trichess",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "6",
+        "--seed",
+        "11",
+        "--max-plies",
+        "100",
+    ];
+    let (_, a) = play("seed-a", &args);
+    let (_, b) = play("seed-b", &args);
+    let games = |records: &[Record]| -> Vec<(Vec<String>, Vec<String>)> {
+        records
+            .iter()
+            .map(|r| (r.opening.clone(), r.moves.clone()))
+            .collect()
+    };
+    assert_eq!(games(&a), games(&b));
+}
+
+#[test]
+fn self_play_names_are_numbered() {
+    let (text, records) = play("self", &["--players", "random", "random", "--games", "2"]);
+    assert!(
+        text.contains("random#1") && text.contains("random#2"),
+        "{text}"
+    );
+    assert_eq!(records[0].seats[0].1, "random#1");
+}
+
+#[test]
+fn bad_flags_fail_clearly() {
+    let cases: [(&[&str], i32, &str); 9] = [
+        (
+            &["--variant", "go", "--players", "random", "greedy"],
+            FAILURE,
+            "--variant",
+        ),
+        (&["--players", "random", "grumpy"], FAILURE, "grumpy"),
+        (
+            &["--players", "random", "engine:algorithm=fast"],
+            FAILURE,
+            "algorithm",
+        ),
+        (&["--players", "random", "engine:depth=0"], FAILURE, "depth"),
+        (
+            &["--players", "random", "greedy", "--games", "3"],
+            FAILURE,
+            "--games",
+        ),
+        (
+            &["--players", "random", "greedy", "engine"],
+            FAILURE,
+            "--players",
+        ),
+        (
+            &["--players", "random", "greedy", "--time", "0"],
+            USAGE_ERROR,
+            "--time",
+        ),
+        (&["--players", "random"], USAGE_ERROR, "--players"),
+        (&["--games", "2"], USAGE_ERROR, "--players"),
+    ];
+    for (args, code, mention) in cases {
+        let mut all = vec!["match"];
+        all.extend_from_slice(args);
+        let out = triskel(&all);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert!(err.contains(mention), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let out = triskel(&[
+        "match",
+        "--players",
+        "random",
+        "greedy",
+        "--record",
+        "/nonexistent-dir/records.txt",
+    ]);
+    assert_eq!(out.status.code(), Some(FAILURE));
+    assert!(stderr(&out).contains("--record"), "{}", stderr(&out));
+}
