@@ -24,6 +24,23 @@ macro_rules! reject {
     ($($arg:tt)*) => { return Err(PositionError(format!($($arg)*))) };
 }
 
+/// Longest piece of input an error message quotes.
+const MAX_QUOTED: usize = 60;
+
+/// `text` quoted for an error message, cut short if long.
+fn quote(text: &dyn std::fmt::Display) -> String {
+    let text = text.to_string();
+    let mut chars = text.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        return format!("{c:?}");
+    }
+    if text.chars().count() > MAX_QUOTED {
+        format!("{:?}...", text.chars().take(MAX_QUOTED).collect::<String>())
+    } else {
+        format!("{text:?}")
+    }
+}
+
 /// Largest draw clock accepted (moves).
 const MAX_CLOCK: u32 = 10_000;
 /// Largest round number accepted.
@@ -60,14 +77,23 @@ impl Position {
         }
         let mut pos = Position::empty(variant);
         pos.after_mate = after_mate;
-        let standard = variant == Variant::Chess && pos.read_standard_board(fields[0]).is_ok();
-        if standard {
+        let standard = if variant == Variant::Chess {
+            pos.read_standard_board(fields[0])
+        } else {
+            Ok(())
+        };
+        if variant == Variant::Chess && standard.is_ok() {
             pos.read_standard_fields(&fields)?;
         } else {
             pos = Position::empty(variant);
             pos.after_mate = after_mate;
-            pos.read_board(fields[0])?;
-            pos.read_fields(&fields)?;
+            let generic = pos
+                .read_board(fields[0])
+                .and_then(|()| pos.read_fields(&fields));
+            if let (Err(as_standard), Err(as_generic)) = (&standard, &generic) {
+                reject!("neither standard FEN ({as_standard}) nor Triskel's format ({as_generic})");
+            }
+            generic?;
         }
         pos.validate()?;
         pos.hash = pos.compute_hash();
@@ -100,23 +126,32 @@ impl Position {
                     let run: String = chars[start..i].iter().collect();
                     match run.parse::<usize>() {
                         Ok(n) if n >= 1 && n <= cells.len() => next += n,
-                        _ => reject!("row {}: bad run of empty cells {run:?}", row_no + 1),
+                        _ => reject!("row {}: bad run of empty cells {}", row_no + 1, quote(&run)),
                     }
                 } else {
                     let Some(&kind_letter) = chars.get(i + 1) else {
-                        reject!("row {}: piece {c:?} lacks its piece letter", row_no + 1);
+                        reject!(
+                            "row {}: piece {} lacks its piece letter",
+                            row_no + 1,
+                            quote(&c)
+                        );
                     };
                     let army = match game.player_index(c) {
                         Some(a) if c.is_ascii_lowercase() => Army::new(a),
                         _ => reject!(
-                            "row {}: {c:?} is not an army letter of {}",
+                            "row {}: {} is not an army letter of {}",
                             row_no + 1,
+                            quote(&c),
                             game.variant
                         ),
                     };
                     let kind = match PieceKind::from_letter(kind_letter) {
                         Some(k) if kind_letter.is_ascii_uppercase() => k,
-                        _ => reject!("row {}: {kind_letter:?} is not a piece letter", row_no + 1),
+                        _ => reject!(
+                            "row {}: {} is not a piece letter",
+                            row_no + 1,
+                            quote(&kind_letter)
+                        ),
                     };
                     let Some(&cell) = cells.get(next) else {
                         reject!("row {} has more than {} cells", row_no + 1, cells.len());
@@ -165,7 +200,10 @@ impl Position {
         let mut seen: Vec<&str> = Vec::new();
         for field in &fields[6..] {
             let Some((key, value)) = field.split_once('=') else {
-                reject!("unexpected field {field:?} (optional fields are key=value)");
+                reject!(
+                    "unexpected field {} (optional fields are key=value)",
+                    quote(&field)
+                );
             };
             match OPTIONAL_FIELDS.iter().find(|(k, _)| *k == key) {
                 Some((_, games)) if games.contains(&game.variant) => {}
@@ -207,7 +245,10 @@ impl Position {
         if let Some(value) = armies_field {
             let chars: Vec<char> = value.chars().collect();
             if !chars.len().is_multiple_of(2) || chars.is_empty() {
-                reject!("armies=: expected pairs <army><controller or ->, got {value:?}");
+                reject!(
+                    "armies=: expected pairs <army><controller or ->, got {}",
+                    quote(&value)
+                );
             }
             for pair in chars.chunks(2) {
                 let army = self.read_player(&pair[0].to_string(), "armies=")?.army();
@@ -255,9 +296,13 @@ impl Position {
         match (chars.next(), chars.next()) {
             (Some(c), None) if c.is_ascii_lowercase() => match self.game.player_index(c) {
                 Some(i) => Ok(Player::new(i)),
-                None => reject!("{what}: {c:?} is not a player of {}", self.game.variant),
+                None => reject!(
+                    "{what}: {} is not a player of {}",
+                    quote(&c),
+                    self.game.variant
+                ),
             },
-            _ => reject!("{what}: expected one player letter, got {text:?}"),
+            _ => reject!("{what}: expected one player letter, got {}", quote(&text)),
         }
     }
 
@@ -276,11 +321,12 @@ impl Position {
                 'K' => CastlingSide::Right,
                 'Q' => CastlingSide::Left,
                 _ => reject!(
-                    "castling: unexpected {c:?} (expected army letters followed by K and/or Q)"
+                    "castling: unexpected {} (expected army letters followed by K and/or Q)",
+                    quote(&c)
                 ),
             };
             let Some(army) = army else {
-                reject!("castling: {c:?} without an army letter before it");
+                reject!("castling: {} without an army letter before it", quote(&c));
             };
             match self.game.castling(army, side) {
                 Some((_, castling)) => rights |= castling.right_bit(),
@@ -304,7 +350,10 @@ impl Position {
             let player = self.read_player(&letter.to_string(), "en passant")?;
             let cells = &entry[letter.len_utf8()..];
             let Some((skipped, pawn)) = self.split_two_cells(cells) else {
-                reject!("en passant: {entry:?} is not <player><skipped cell><pawn cell>");
+                reject!(
+                    "en passant: {} is not <player><skipped cell><pawn cell>",
+                    quote(&entry)
+                );
             };
             if self.en_passant[player.index()].is_some() {
                 reject!("en passant: two entries for player {letter}");
@@ -606,7 +655,7 @@ impl Position {
                     continue;
                 }
                 let Some(kind) = PieceKind::from_letter(c) else {
-                    reject!("{c:?} is not a piece letter");
+                    reject!("{} is not a piece letter", quote(&c));
                 };
                 let army = Army::new(usize::from(c.is_ascii_lowercase()));
                 let Some(&cell) = cells.get(next) else {
@@ -616,7 +665,7 @@ impl Position {
                 next += 1;
             }
             if next != cells.len() {
-                reject!("a row of {text:?} describes {next} squares, not 8");
+                reject!("a row of {} describes {next} squares, not 8", quote(&text));
             }
         }
         Ok(())
@@ -630,7 +679,7 @@ impl Position {
         self.to_move = match field(1, "w") {
             "w" => Player::new(0),
             "b" => Player::new(1),
-            other => reject!("player to move must be w or b, got {other:?}"),
+            other => reject!("player to move must be w or b, got {}", quote(&other)),
         };
         let mut rights = 0;
         let castling = field(2, "-");
@@ -641,7 +690,7 @@ impl Position {
                     'Q' => (0, CastlingSide::Left),
                     'k' => (1, CastlingSide::Right),
                     'q' => (1, CastlingSide::Left),
-                    _ => reject!("castling: unexpected {c:?}"),
+                    _ => reject!("castling: unexpected {}", quote(&c)),
                 };
                 if let Some((_, c)) = self.game.castling(Army::new(army), side) {
                     rights |= c.right_bit();
@@ -653,7 +702,7 @@ impl Position {
         if ep != "-" {
             let g = &self.game.geometry;
             let Some(skipped) = g.cell(ep) else {
-                reject!("en passant: {ep:?} is not a square");
+                reject!("en passant: {} is not a square", quote(&ep));
             };
             let mover = Player::new(1 - self.to_move.index());
             let forward: i32 = if mover.index() == 0 { 1 } else { -1 };
@@ -661,7 +710,10 @@ impl Position {
             let rank: i32 = name[1..].parse().unwrap_or(0);
             let pawn_name = format!("{}{}", &name[..1], rank + forward);
             let Some(pawn) = g.cell(&pawn_name) else {
-                reject!("en passant: {ep:?} is not on the third or sixth rank");
+                reject!(
+                    "en passant: {} is not on the third or sixth rank",
+                    quote(&ep)
+                );
             };
             // Standard FEN writes the square even when no capture is possible;
             // keep the entry only where the two-step is on the board.
@@ -745,6 +797,9 @@ impl Position {
 fn read_number(text: &str, what: &str, min: u32, max: u32) -> Result<u32, PositionError> {
     match text.parse::<u32>() {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => reject!("{what}: expected a number from {min} to {max}, got {text:?}"),
+        _ => reject!(
+            "{what}: expected a number from {min} to {max}, got {}",
+            quote(&text)
+        ),
     }
 }

@@ -65,9 +65,24 @@ pub fn build_position<S: AsRef<str>>(
         None | Some(STARTPOS) => variant.game().start.as_str(),
         Some(text) => text,
     };
-    let mut pos = Position::from_fen_with(variant, text, after_mate)
-        .map_err(|e| format!("invalid {variant} position '{}': {e}", text.trim()))?;
+    let mut pos = Position::from_fen_with(variant, text, after_mate).map_err(|e| {
+        format!(
+            "invalid {variant} position '{}': {e}",
+            shortened(text.trim())
+        )
+    })?;
     for (i, text) in moves.iter().map(AsRef::as_ref).enumerate() {
+        // Repetition and the move-count rules end these games by themselves
+        // (classical chess leaves a claim to the players).
+        if variant != Variant::Chess
+            && let Some(outcome) = pos.draw_outcome()
+        {
+            return Err(format!(
+                "move {} ({text}) comes after the end of the game ({})",
+                i + 1,
+                outcome.reason.name()
+            ));
+        }
         let m = pos.parse_move(text).map_err(|why| {
             format!(
                 "move {} ({text}) {}",
@@ -78,6 +93,21 @@ pub fn build_position<S: AsRef<str>>(
         pos.make(m);
     }
     Ok(pos)
+}
+
+/// Longest piece of a position quoted in an error.
+const MAX_QUOTED_POSITION: usize = 80;
+
+/// `text`, cut short for an error message.
+fn shortened(text: &str) -> String {
+    if text.chars().count() > MAX_QUOTED_POSITION {
+        format!(
+            "{}...",
+            text.chars().take(MAX_QUOTED_POSITION).collect::<String>()
+        )
+    } else {
+        text.to_string()
+    }
 }
 
 /// Why `text` is not a legal move in `pos`, given the parser's reason `why`:

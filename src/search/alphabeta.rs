@@ -414,7 +414,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Each player's score at the end of `pv`: its evaluation against the
-    /// average of the others.
+    /// average of the others (players out of the game are left out).
     fn player_scores(&self, pv: &[Move]) -> Vec<(char, i32)> {
         let mut pos = self.pos.scratch_copy();
         for &m in pv {
@@ -425,19 +425,17 @@ impl<'a> Worker<'a> {
         }
         let scores = eval::evaluate(&pos);
         let game = pos.game();
-        (0..game.players)
+        let in_game = pos.state().in_game;
+        in_game
+            .iter()
             .map(|p| {
-                let others: Vec<i32> = (0..game.players)
-                    .filter(|&o| o != p && pos.state().in_game.has(Player::new(o)))
-                    .map(|o| scores[o])
+                let others: Vec<i32> = in_game
+                    .iter()
+                    .filter(|&o| o != p)
+                    .map(|o| scores[o.index()])
                     .collect();
                 let average = others.iter().sum::<i32>() / others.len().max(1) as i32;
-                let value = if pos.state().in_game.has(Player::new(p)) {
-                    scores[p] - average
-                } else {
-                    -DECIDED_SCORE
-                };
-                (game.letters[p], value)
+                (game.letters[p.index()], scores[p.index()] - average)
             })
             .collect()
     }

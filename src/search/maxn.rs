@@ -49,10 +49,12 @@ impl Worker<'_> {
 
     /// Utilities from the static evaluation: each player's score against
     /// the mean of the players in the game.
+    /// The mean runs over every player of the game, those out included
+    /// (they score nothing), so utilities keep one scale when a player
+    /// leaves and a capture that ends phase A is valued like any other gain.
     fn utilities(&self) -> Utilities {
         let scores = eval::evaluate(&self.pos);
-        let in_game = self.pos.state().in_game;
-        let players: Vec<Player> = in_game.iter().collect();
+        let players: Vec<Player> = (0..self.pos.game().players).map(Player::new).collect();
         let mean =
             players.iter().map(|p| scores[p.index()]).sum::<i32>() / players.len().max(1) as i32;
         let mut u = [0; MAX_PLAYERS];
@@ -126,7 +128,6 @@ impl Worker<'_> {
             return self.outcome_utilities(&outcome, ply);
         }
         let mover = self.pos.to_move();
-        let two_left = self.pos.state().in_game.count() <= 2;
         let mut best: Option<Utilities> = None;
         let mut best_move = Move::NONE;
         let mut pruned = false;
@@ -148,8 +149,9 @@ impl Worker<'_> {
             if let Some((p, secured)) = parent
                 && p != mover
             {
-                // The parent's player gets at most this much from this node.
-                let ceiling = if two_left { -mine } else { WIN_SCORE - mine };
+                // Utilities sum to zero and none is below -WIN_SCORE, so the
+                // parent's player gets at most this much from this node.
+                let ceiling = WIN_SCORE - mine;
                 if ceiling <= secured {
                     pruned = true;
                     if !Ordering::is_tactical(&self.pos, m) {
@@ -184,6 +186,16 @@ impl Worker<'_> {
         }
         if let Some(u) = self.end_utilities(ply) {
             return u;
+        }
+        if self.pos.in_check() {
+            // A mate ends the game: look whether the mover has a move at all.
+            let frame = self.frame(Generate::All, Move::NONE, ply);
+            let mated = frame.is_empty();
+            self.stack.pop(frame);
+            if mated {
+                let outcome = self.pos.outcome_without_moves();
+                return self.outcome_utilities(&outcome, ply);
+            }
         }
         let stand = self.utilities();
         if qply >= QUIESCENCE_PLIES || ply >= MAX_PLY {
