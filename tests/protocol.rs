@@ -821,3 +821,100 @@ fn bench_command_reports_totals_and_can_be_stopped() {
     assert!(stopped != finished, "{lines:?}");
     assert_eq!(errors(&e.command("bench depth 0")).len(), 1);
 }
+
+#[test]
+fn stop_is_answered_within_50_ms() {
+    // The search looks at the stop flag every few hundred nodes. The best
+    // of three tries must answer within 50 ms (one try may be delayed by
+    // other processes of a loaded machine).
+    const LIMIT: Duration = Duration::from_millis(50);
+    const TRIES: usize = 3;
+    const THINK: Duration = Duration::from_millis(300);
+    let mut e = Engine::start();
+    let mut fastest = Duration::MAX;
+    for variant in ["chess", "dreierschach", "star"].into_iter().take(TRIES) {
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send("position startpos");
+        e.send("go infinite");
+        std::thread::sleep(THINK);
+        let asked = Instant::now();
+        e.send("stop");
+        let lines = e.read_until(|l| l.starts_with("bestmove"));
+        fastest = fastest.min(asked.elapsed());
+        assert_eq!(bestmoves(&lines), 1);
+    }
+    assert!(fastest < LIMIT, "stop answered after {fastest:?}");
+    e.send("quit");
+    assert!(e.wait_exit().success());
+}
+
+/// Plays `moves_each` moves per player of `variant` by the engine against
+/// itself with every player's clock at `time` plus `increment`, keeping the
+/// clocks as a GUI does (the real time from `go` to `bestmove`), and
+/// returns the least time any player had left after a move.
+fn self_play_with_clocks(
+    variant: &str,
+    moves_each: usize,
+    time: Duration,
+    increment: Duration,
+) -> Duration {
+    let v = Variant::from_id(variant).expect("a game id");
+    let game = v.game();
+    let letters: Vec<char> = game.letters[..game.players].to_vec();
+    let mut clocks = vec![time; game.players];
+    let mut e = Engine::start();
+    e.send(&format!("setoption name UCI_Variant value {variant}"));
+    let mut pos = Position::start(v);
+    let mut moves: Vec<String> = Vec::new();
+    let mut least = time;
+    for _ in 0..moves_each * game.players {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let mover = pos.to_move().index();
+        let clock_words: Vec<String> = letters
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                format!(
+                    "{l}time {} {l}inc {}",
+                    clocks[i].as_millis(),
+                    increment.as_millis()
+                )
+            })
+            .collect();
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let asked = Instant::now();
+        e.send(&format!("go {}", clock_words.join(" ")));
+        let lines = e.read_until(|l| l.starts_with("bestmove"));
+        let used = asked.elapsed();
+        assert!(
+            used < clocks[mover],
+            "{variant}: {} overran its clock: {used:?} of {:?}",
+            letters[mover],
+            clocks[mover]
+        );
+        clocks[mover] = clocks[mover] - used + increment;
+        least = least.min(clocks[mover]);
+        let best = field(lines.last().expect("a bestmove line"), "bestmove")
+            .expect("a move")
+            .to_string();
+        let m = pos.parse_move(&best).expect("the engine plays legal moves");
+        pos.make(m);
+        moves.push(best);
+    }
+    e.send("quit");
+    assert!(e.wait_exit().success());
+    least
+}
+
+#[test]
+fn clocks_never_run_out_in_a_twenty_move_game() {
+    const MOVES_EACH: usize = 20;
+    const TIME: Duration = Duration::from_millis(1000);
+    const INCREMENT: Duration = Duration::from_millis(50);
+    for variant in ["chess", "dreierschach"] {
+        let least = self_play_with_clocks(variant, MOVES_EACH, TIME, INCREMENT);
+        assert!(least > Duration::ZERO, "{variant}: a clock ran out");
+    }
+}
