@@ -1,0 +1,69 @@
+//! Search speed: a fixed-depth search of each game's start position on one
+//! thread, reported as nodes (elements) per second, and the time to reach
+//! a depth on one and on two threads (Lazy SMP).
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use triskel::position::Position;
+use triskel::search::{Limits, Options, Searcher};
+use triskel::variants::Variant;
+
+/// Game and search depth (about a second of search each).
+const SEARCHES: [(Variant, u32); 6] = [
+    (Variant::Chess, 9),
+    (Variant::Dreierschach, 4),
+    (Variant::Hexenschach, 4),
+    (Variant::Pyramid, 6),
+    (Variant::Trichess, 5),
+    (Variant::Star, 5),
+];
+
+/// A fresh search (new table) of `pos` to `depth`; returns the nodes.
+fn search(pos: &Position, depth: u32, threads: usize) -> u64 {
+    let mut searcher = Searcher::new(Options {
+        threads,
+        ..Options::default()
+    });
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    searcher
+        .search(pos, &limits, &AtomicBool::new(false), &mut |_| {})
+        .nodes
+}
+
+fn nodes_per_second(c: &mut Criterion) {
+    let mut group = c.benchmark_group("search");
+    for (variant, depth) in SEARCHES {
+        let pos = Position::start(variant);
+        group.throughput(Throughput::Elements(search(&pos, depth, 1)));
+        group.bench_with_input(BenchmarkId::new(variant.id(), depth), &pos, |b, pos| {
+            b.iter(|| search(pos, depth, 1));
+        });
+    }
+    group.finish();
+}
+
+fn time_to_depth(c: &mut Criterion) {
+    let mut group = c.benchmark_group("time-to-depth");
+    for (variant, depth) in SEARCHES {
+        let pos = Position::start(variant);
+        for threads in [1, 2] {
+            let id = BenchmarkId::new(format!("{}-{threads}-threads", variant.id()), depth);
+            group.bench_with_input(id, &pos, |b, pos| b.iter(|| search(pos, depth, threads)));
+        }
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(10));
+    targets = nodes_per_second, time_to_depth
+}
+criterion_main!(benches);
