@@ -53,11 +53,30 @@ pub fn divide_until(
         };
         nodes.map(|n| (m, n))
     };
-    let lines: Option<Vec<(Move, u64)>> = if threads <= 1 {
+    // In parallel, each root move's subtree is split once more by its
+    // replies, so that the threads share out many small tasks of uneven size.
+    let count_split = |&m: &Move| {
+        let mut child = pos.clone();
+        child.make(m);
+        if depth <= 2 {
+            return (!stop.load(Ordering::Relaxed)).then(|| (m, perft(&mut child, depth - 1)));
+        }
+        let replies = child.legal_moves();
+        let nodes: Option<u64> = replies
+            .par_iter()
+            .map(|&r| {
+                let mut grandchild = child.clone();
+                grandchild.make(r);
+                perft_until(&mut grandchild, depth - 2, stop)
+            })
+            .sum();
+        nodes.map(|n| (m, n))
+    };
+    let lines: Option<Vec<(Move, u64)>> = if threads <= 1 || depth < 2 {
         moves.iter().map(count).collect()
     } else {
         match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(|| moves.par_iter().map(count).collect()),
+            Ok(pool) => pool.install(|| moves.par_iter().map(count_split).collect()),
             Err(_) => moves.iter().map(count).collect(),
         }
     };
