@@ -9,14 +9,14 @@ use triskel::position::Position;
 use triskel::search::{Limits, Options, Searcher};
 use triskel::variants::Variant;
 
-/// Game and search depth (about a second of search each).
+/// Game and search depth (a fraction of a second to a second each).
 const SEARCHES: [(Variant, u32); 6] = [
-    (Variant::Chess, 9),
-    (Variant::Dreierschach, 4),
-    (Variant::Hexenschach, 4),
-    (Variant::Pyramid, 6),
-    (Variant::Trichess, 5),
-    (Variant::Star, 5),
+    (Variant::Chess, 11),
+    (Variant::Dreierschach, 5),
+    (Variant::Hexenschach, 6),
+    (Variant::Pyramid, 7),
+    (Variant::Trichess, 6),
+    (Variant::Star, 6),
 ];
 
 /// A fresh search (new table) of `pos` to `depth`; returns the nodes.

@@ -70,6 +70,10 @@ pub(crate) struct Worker<'a> {
     pub(super) seldepth: usize,
     pub(super) pv: Vec<Vec<Move>>,
     pub(super) aborted: bool,
+    /// The depth of the iteration under way.
+    iteration: u32,
+    /// The iteration was given up because another thread completed it.
+    superseded: bool,
     pub(super) stack: MoveStack,
     activity_cache: Vec<Option<(u64, [i32; MAX_PLAYERS])>>,
     /// Piece-square sums per army of the current position, and of the
@@ -110,6 +114,8 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             pv: vec![Vec::new(); MAX_PLY + 2],
             aborted: false,
+            iteration: 0,
+            superseded: false,
             stack: MoveStack::default(),
             activity_cache: vec![None; ACTIVITY_CACHE],
             psq: eval::piece_squares(pos),
@@ -195,6 +201,10 @@ impl<'a> Worker<'a> {
                 .fetch_add(super::CHECK_EVERY, AtomicOrdering::Relaxed);
             if self.shared.must_stop() {
                 self.aborted = true;
+            } else if self.shared.completed.load(AtomicOrdering::Relaxed) >= self.iteration {
+                // Another thread has finished this depth: give it up.
+                self.aborted = true;
+                self.superseded = true;
             }
         }
         self.aborted
@@ -353,8 +363,9 @@ impl<'a> Worker<'a> {
             depth: 0,
             score: 0,
         };
-        let first_depth = 1 + (self.id % 2) as u32;
-        for depth in first_depth..=max_depth {
+        let mut depth = self.shared.next_depth(self.id, max_depth);
+        while depth <= max_depth {
+            self.iteration = depth;
             for pv_index in 0..multi_pv {
                 let previous = moves[pv_index].score;
                 self.search_root(&mut moves[pv_index..], depth, previous);
@@ -362,7 +373,14 @@ impl<'a> Worker<'a> {
                     break;
                 }
             }
-            if self.aborted && result.depth > 0 {
+            if self.superseded && !self.shared.must_stop() {
+                // Another thread completed this depth first: go deeper.
+                self.aborted = false;
+                self.superseded = false;
+                depth = self.shared.next_depth(self.id, max_depth);
+                continue;
+            }
+            if self.aborted && (result.depth > 0 || self.id > 0) {
                 break;
             }
             moves[..multi_pv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
@@ -373,16 +391,29 @@ impl<'a> Worker<'a> {
                 depth,
                 score: moves[0].score,
             };
+            self.shared
+                .completed
+                .fetch_max(depth, AtomicOrdering::Relaxed);
             if self.id == 0 {
                 self.report(&moves[..multi_pv], depth, report);
             }
             if self.aborted {
                 break;
             }
-            let elapsed = self.shared.start.elapsed();
-            if soft.is_some_and(|s| elapsed >= s * NEW_DEPTH_SHARE / 1000) {
+            if depth == max_depth {
+                // Whichever thread completes the last depth ends the search.
+                self.shared.abort.store(true, AtomicOrdering::Relaxed);
                 break;
             }
+            let elapsed = self.shared.start.elapsed();
+            if self.id == 0 && soft.is_some_and(|s| elapsed >= s * NEW_DEPTH_SHARE / 1000) {
+                self.shared.abort.store(true, AtomicOrdering::Relaxed);
+                break;
+            }
+            if depth >= max_depth {
+                break;
+            }
+            depth = self.shared.next_depth(self.id, max_depth);
         }
         self.shared
             .nodes

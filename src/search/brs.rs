@@ -66,11 +66,14 @@ impl Worker<'_> {
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
-        let mut first_choice = Move::NONE;
+        let first_choice = self
+            .stack
+            .moves(&frame)
+            .iter()
+            .copied()
+            .max_by_key(|&m| Ordering::static_key(&self.pos, m))
+            .unwrap_or(Move::NONE);
         while let Some(m) = self.stack.pick(&mut frame) {
-            if first_choice == Move::NONE {
-                first_choice = m;
-            }
             let undo = self.play(m);
             let value =
                 self.after_first_opponent(side, depth, ply + 1, alpha, beta, Reply::FirstOnly);
@@ -153,12 +156,16 @@ impl Worker<'_> {
         if let Some(v) = self.early_end(ply) {
             return self.for_side(v);
         }
-        let tt_move = self
-            .shared
-            .tt
-            .probe(self.key())
-            .map_or(Move::NONE, |e| e.best);
-        let mut frame = self.frame(Generate::All, tt_move, ply);
+        let mut frame = if reply == Reply::FirstOnly {
+            self.static_frame()
+        } else {
+            let tt_move = self
+                .shared
+                .tt
+                .probe(self.key())
+                .map_or(Move::NONE, |e| e.best);
+            self.frame(Generate::All, tt_move, ply)
+        };
         if frame.is_empty() {
             self.stack.pop(frame);
             let outcome = self.pos.outcome_without_moves();
@@ -186,6 +193,15 @@ impl Worker<'_> {
         }
         self.stack.pop(frame);
         best
+    }
+
+    /// The position's moves ordered by [`Ordering::static_key`] alone.
+    fn static_frame(&mut self) -> crate::search::ordering::Frame {
+        let pos = &self.pos;
+        self.stack.push(
+            |sink| pos.generate_moves(sink),
+            |m| Ordering::static_key(pos, m),
+        )
     }
 
     /// The principal variation at `ply`: `m`, then the line below.

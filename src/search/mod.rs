@@ -216,6 +216,11 @@ pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub stop: &'a AtomicBool,
     pub abort: AtomicBool,
+    /// The deepest iteration any thread has completed: a thread searching
+    /// that depth or less gives its iteration up and goes deeper.
+    pub completed: std::sync::atomic::AtomicU32,
+    /// The depth each thread is searching (0: none).
+    pub searching: Vec<std::sync::atomic::AtomicU32>,
     pub nodes: AtomicU64,
     pub node_limit: Option<u64>,
     pub deadline: Option<Instant>,
@@ -223,6 +228,24 @@ pub(crate) struct Shared<'a> {
 }
 
 impl Shared<'_> {
+    /// The next depth for thread `id`: the shallowest depth beyond every
+    /// completed one that no other thread is searching, so that the threads
+    /// spread over consecutive depths (at most `limit`).
+    pub fn next_depth(&self, id: usize, limit: u32) -> u32 {
+        let mut depth = self.completed.load(AtomicOrdering::Relaxed) + 1;
+        while depth < limit
+            && self
+                .searching
+                .iter()
+                .enumerate()
+                .any(|(other, d)| other != id && d.load(AtomicOrdering::Relaxed) == depth)
+        {
+            depth += 1;
+        }
+        self.searching[id].store(depth, AtomicOrdering::Relaxed);
+        depth
+    }
+
     /// Whether the search must end now.
     pub fn must_stop(&self) -> bool {
         self.abort.load(AtomicOrdering::Relaxed)
@@ -307,6 +330,10 @@ impl Searcher {
             tt: &self.tt,
             stop,
             abort: AtomicBool::new(false),
+            completed: std::sync::atomic::AtomicU32::new(0),
+            searching: (0..self.options.threads.max(1))
+                .map(|_| std::sync::atomic::AtomicU32::new(0))
+                .collect(),
             nodes: AtomicU64::new(0),
             node_limit: limits.nodes,
             deadline: plan.hard.map(|h| start + h),

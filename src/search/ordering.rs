@@ -83,6 +83,24 @@ impl Ordering {
         }
     }
 
+    /// An ordering key that depends on the position alone (not on what
+    /// this thread has learnt): captures and promotions by value, then quiet
+    /// moves by the gain of their piece-square value. Best-reply search
+    /// picks the opponents' "first move by move ordering" with it, so every
+    /// thread values a position alike.
+    pub fn static_key(pos: &Position, m: Move) -> i32 {
+        if Self::is_tactical(pos, m) {
+            return Self::tactical_key(pos, m);
+        }
+        let t = EvalTables::of(pos.variant());
+        match pos.piece_at(m.from()) {
+            Some(piece) if !m.is_pass() => {
+                t.piece_square(piece, m.to()) - t.piece_square(piece, m.from())
+            }
+            _ => 0,
+        }
+    }
+
     /// Records that quiet move `m` refuted a position at `ply` searched to `depth`.
     pub fn reward(&mut self, pos: &Position, m: Move, ply: usize, depth: i32, tried: &[Move]) {
         let slot = &mut self.killers[ply.min(MAX_PLY)];
@@ -182,6 +200,11 @@ impl MoveStack {
         self.keys.swap(frame.next, best);
         frame.next += 1;
         Some(self.moves[frame.next - 1])
+    }
+
+    /// All moves of `frame`.
+    pub fn moves(&self, frame: &Frame) -> &[Move] {
+        &self.moves[frame.start..frame.end]
     }
 
     /// The moves of `frame` handed out so far, in order.
