@@ -225,6 +225,43 @@ impl<'a> Worker<'a> {
         key
     }
 
+    /// Stores a scalar node's result: `best` found by `best_move`, a lower
+    /// bound when it reached beta, exact when it raised alpha, else an upper
+    /// bound (`window` is the node's `(alpha, beta)` on entry).
+    pub(super) fn store_value(
+        &self,
+        key: u64,
+        best_move: Move,
+        depth: i32,
+        ply: usize,
+        best: i32,
+        window: (i32, i32),
+    ) {
+        let (alpha, beta) = window;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let entry = TtEntry {
+            best: best_move,
+            depth,
+            bound,
+            scores: [to_table(best, ply), 0, 0],
+            eval: 0,
+        };
+        self.shared.tt.store(key, entry);
+    }
+
+    /// The value for the side to move of a position without legal moves
+    /// (mate or stalemate, as the game scores it).
+    pub(super) fn value_without_moves(&self, ply: usize) -> i32 {
+        let outcome = self.pos.outcome_without_moves();
+        self.for_side(self.outcome_for_root(&outcome, ply))
+    }
+
     /// `+1` when the root player moves, `-1` when the coalition does.
     pub(super) fn side(&self) -> i32 {
         if self.pos.to_move() == self.root {
@@ -598,19 +635,8 @@ impl<'a> Worker<'a> {
         let key = self.key();
         let entry = self.shared.tt.probe(key);
         let tt_move = entry.map_or(Move::NONE, |e| e.best);
-        if let Some(e) = entry
-            && !pv_node
-            && e.depth >= depth
-        {
-            let score = from_table(e.scores[0], ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
-                return score;
-            }
+        if !pv_node && let Some(score) = table_cutoff(entry, depth, ply, alpha, beta) {
+            return score;
         }
         let in_check = self.pos.in_check();
         if !pv_node
@@ -636,8 +662,7 @@ impl<'a> Worker<'a> {
         let mut frame = self.frame(Generate::All, tt_move, ply);
         if frame.is_empty() {
             self.stack.pop(frame);
-            let outcome = self.pos.outcome_without_moves();
-            return self.for_side(self.outcome_for_root(&outcome, ply));
+            return self.value_without_moves(ply);
         }
         let depth = if in_check { depth + 1 } else { depth };
         let side = self.side();
@@ -683,23 +708,7 @@ impl<'a> Worker<'a> {
             }
         }
         self.stack.pop(frame);
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.shared.tt.store(
-            key,
-            TtEntry {
-                best: best_move,
-                depth,
-                bound,
-                scores: [to_table(best, ply), 0, 0],
-                eval: 0,
-            },
-        );
+        self.store_value(key, best_move, depth, ply, best, (original_alpha, beta));
         best
     }
 
@@ -739,8 +748,7 @@ impl<'a> Worker<'a> {
         let mut frame = self.frame(generate, Move::NONE, ply);
         if in_check && frame.is_empty() {
             self.stack.pop(frame);
-            let outcome = self.pos.outcome_without_moves();
-            return self.for_side(self.outcome_for_root(&outcome, ply));
+            return self.value_without_moves(ply);
         }
         let values = &eval::EvalTables::of(self.pos.variant()).values;
         let side = self.side();
@@ -782,6 +790,25 @@ impl<'a> Worker<'a> {
         self.stack.pop(frame);
         best
     }
+}
+
+/// The stored value of a scalar search node when the table entry decides
+/// it: searched deep enough, and its bound on the right side of the window.
+pub(super) fn table_cutoff(
+    entry: Option<TtEntry>,
+    depth: i32,
+    ply: usize,
+    alpha: i32,
+    beta: i32,
+) -> Option<i32> {
+    let e = entry.filter(|e| e.depth >= depth)?;
+    let score = from_table(e.scores[0], ply);
+    let decides = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    decides.then_some(score)
 }
 
 /// A score as stored in the table: decided scores relative to the node.

@@ -7,9 +7,8 @@
 //! moves. The layer's value is the best of all those lines for the
 //! coalition. The turn order on the board stays real.
 
-use super::alphabeta::{Generate, INFINITE, Worker, from_table, to_table};
+use super::alphabeta::{Generate, INFINITE, Worker, table_cutoff};
 use super::ordering::Ordering;
-use super::tt::{Bound, TtEntry};
 use crate::moves::Move;
 
 /// Whether the second opponent searches all its moves or plays its first.
@@ -41,26 +40,14 @@ impl Worker<'_> {
         let pv_node = beta - alpha > 1;
         let key = self.key();
         let entry = self.shared.tt.probe(key);
-        if let Some(e) = entry
-            && !pv_node
-            && e.depth >= depth
-        {
-            let score = from_table(e.scores[0], ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
-                return score;
-            }
+        if !pv_node && let Some(score) = table_cutoff(entry, depth, ply, alpha, beta) {
+            return score;
         }
         let tt_move = entry.map_or(Move::NONE, |e| e.best);
         let mut frame = self.frame(Generate::All, tt_move, ply);
         if frame.is_empty() {
             self.stack.pop(frame);
-            let outcome = self.pos.outcome_without_moves();
-            return self.for_side(self.outcome_for_root(&outcome, ply));
+            return self.value_without_moves(ply);
         }
         let side = self.side();
         let original_alpha = alpha;
@@ -113,24 +100,7 @@ impl Worker<'_> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let scores = [to_table(best, ply), 0, 0];
-        self.shared.tt.store(
-            key,
-            TtEntry {
-                best: best_move,
-                depth,
-                bound,
-                scores,
-                eval: 0,
-            },
-        );
+        self.store_value(key, best_move, depth, ply, best, (original_alpha, beta));
         best
     }
 
@@ -168,8 +138,7 @@ impl Worker<'_> {
         };
         if frame.is_empty() {
             self.stack.pop(frame);
-            let outcome = self.pos.outcome_without_moves();
-            return self.for_side(self.outcome_for_root(&outcome, ply));
+            return self.value_without_moves(ply);
         }
         let mut best = -INFINITE;
         while let Some(m) = self.stack.pick(&mut frame) {

@@ -68,12 +68,7 @@ impl Worker<'_> {
     /// Utilities of an ended game: each player's points against the mean.
     fn outcome_utilities(&self, outcome: &Outcome, ply: usize) -> Utilities {
         let players = self.pos.game().players;
-        let best = outcome
-            .points
-            .iter()
-            .copied()
-            .fold(0.0_f64, f64::max)
-            .max(1.0);
+        let best = super::outcome_scale(outcome);
         let mean = outcome.points.iter().take(players).sum::<f64>() / players as f64;
         let scale = f64::from(WIN_SCORE - ply as i32) / best;
         let mut u = [0; MAX_PLAYERS];

@@ -176,17 +176,23 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
+/// The points a game's result is measured against: the most any player
+/// got, and at least one point.
+pub(crate) fn outcome_scale(outcome: &Outcome) -> f64 {
+    outcome
+        .points
+        .iter()
+        .copied()
+        .fold(0.0_f64, f64::max)
+        .max(1.0)
+}
+
 /// A finished game scored from `player`'s view: its points against the
 /// average of the others, relative to the game's largest share; wins nearer
 /// the root score higher.
 pub fn outcome_value(outcome: &Outcome, pos: &Position, player: Player, ply: usize) -> i32 {
     let players = pos.game().players;
-    let best = outcome
-        .points
-        .iter()
-        .copied()
-        .fold(0.0_f64, f64::max)
-        .max(1.0);
+    let best = outcome_scale(outcome);
     let others: Vec<f64> = (0..players)
         .filter(|&p| p != player.index())
         .map(|p| outcome.points[p])
