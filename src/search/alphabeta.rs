@@ -728,7 +728,7 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY {
             return stand;
         }
-        let in_check = self.pos.in_check() && qply < QUIESCENCE_EVASIONS;
+        let in_check = qply < QUIESCENCE_EVASIONS && self.pos.in_check();
         let mut best = -INFINITE;
         if !in_check {
             if stand >= beta {
