@@ -54,14 +54,13 @@ impl Worker<'_> {
     /// leaves and a capture that ends phase A is valued like any other gain.
     fn utilities(&self) -> Utilities {
         let scores = eval::evaluate(&self.pos);
-        let players: Vec<Player> = (0..self.pos.game().players).map(Player::new).collect();
-        let mean =
-            players.iter().map(|p| scores[p.index()]).sum::<i32>() / players.len().max(1) as i32;
+        let players = self.pos.game().players;
+        let mean = scores[..players].iter().sum::<i32>() / players.max(1) as i32;
         let mut u = [0; MAX_PLAYERS];
-        for &p in &players {
-            u[p.index()] = (scores[p.index()] - mean).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        for (slot, score) in u.iter_mut().zip(scores).take(players) {
+            *slot = (score - mean).clamp(-EVAL_LIMIT, EVAL_LIMIT);
         }
-        balance(&mut u, &players);
+        balance(&mut u, players);
         u
     }
 
@@ -75,8 +74,7 @@ impl Worker<'_> {
         for (p, slot) in u.iter_mut().enumerate().take(players) {
             *slot = ((outcome.points[p] - mean) * scale).round() as i32;
         }
-        let all: Vec<Player> = (0..players).map(Player::new).collect();
-        balance(&mut u, &all);
+        balance(&mut u, players);
         u
     }
 
@@ -219,11 +217,11 @@ impl Worker<'_> {
     }
 }
 
-/// Makes the utilities of `players` sum to exactly zero (rounding and
-/// clamping can leave a remainder), taking it from the first player.
-fn balance(u: &mut Utilities, players: &[Player]) {
-    let sum: i32 = players.iter().map(|p| u[p.index()]).sum();
-    if let Some(first) = players.first() {
-        u[first.index()] -= sum;
+/// Makes the utilities of the game's `players` sum to exactly zero
+/// (rounding and clamping can leave a remainder), taking it from the first.
+fn balance(u: &mut Utilities, players: usize) {
+    let sum: i32 = u[..players].iter().sum();
+    if players > 0 {
+        u[0] -= sum;
     }
 }
