@@ -10,6 +10,7 @@
 //!   equally often and sits twice in half of the games.
 
 use super::player::{SeededRng, random_move};
+use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::variants::Variant;
 
@@ -97,10 +98,25 @@ fn try_opening(variant: Variant, plies: usize, rng: &mut SeededRng) -> Option<Op
         moves.push(position.move_text(m));
         position.make(m);
     }
-    position
-        .outcome()
-        .is_none()
+    (position.outcome().is_none() && is_fair_start(&position))
         .then_some(Opening { moves, position })
+}
+
+/// Whether a position is a fair start for a match: every player of the game
+/// still in, and no king attacked. (Random plies can leave a Hexenschach
+/// Rabe capturable in phase A, which has no check: such a game would be
+/// decided before its players move.)
+fn is_fair_start(position: &Position) -> bool {
+    let in_game = position.state().in_game;
+    if in_game.count() < position.game().players {
+        return false;
+    }
+    in_game.iter().all(|player| {
+        position.king_of(player).is_none_or(|king| {
+            let by = position.attackers(position.state().active().without(player));
+            !position.is_attacked(king, position.occupied(), &by, Bitboard::EMPTY)
+        })
+    })
 }
 
 #[cfg(test)]
@@ -149,6 +165,25 @@ mod tests {
             assert_eq!(a.moves.len(), 6, "{variant}");
             assert!(a.position.outcome().is_none(), "{variant}");
             assert_eq!(a.position.hash(), b.position.hash());
+        }
+    }
+
+    #[test]
+    fn an_opening_with_a_capturable_rabe_is_not_a_fair_start() {
+        // Red's knight on f4 can take Black's Rabe on i5 (phase A has no check).
+        let fen = "wKwBwRwP1/1wQ1wPbP1/wRwNwPwPwBbPbR/wPwPwP2bPbNbN/1wN3bBbPbQbK/\
+                   rPrPrP1rPrN1bB/rRrBrP2bPbR/rBrQ1rP1bP/rKrNrRrP1 r rKQwKQbKQ - 2 3";
+        let position = Position::from_fen(Variant::Hexenschach, fen).expect("valid");
+        assert!(!is_fair_start(&position));
+        assert!(is_fair_start(&Position::start(Variant::Hexenschach)));
+    }
+
+    #[test]
+    fn openings_are_fair_starts() {
+        for seed in 0..40 {
+            let opening = random_opening(Variant::Hexenschach, 6, seed);
+            assert_eq!(opening.moves.len(), 6, "seed {seed}");
+            assert!(is_fair_start(&opening.position), "seed {seed}");
         }
     }
 }
