@@ -5,7 +5,8 @@
 //! configurations once ([`schedule::seatings`]: both colours with two
 //! players; all 6 orders with three, a pairing of two configurations seated
 //! as A,A,B and A,B,B in every order), all from one opening: a few seeded
-//! random legal plies from the start position, new for each round.
+//! random legal plies from the start position, new for each round, that
+//! leave every player in and no king attacked.
 //!
 //! Rules of a game ([`game`]):
 //! - clocks: each clocked player starts with `time`; the real time of each
