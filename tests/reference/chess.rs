@@ -435,29 +435,23 @@ fn legal_moves(pos: &Position) -> Vec<Move> {
         .collect()
 }
 
-fn perft(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+impl super::Node for Position {
+    type Move = Move;
+    fn moves(&mut self) -> Vec<Move> {
+        legal_moves(self)
     }
-    legal_moves(pos)
-        .iter()
-        .map(|m| perft(&play(pos, m), depth - 1))
-        .sum()
+    fn play(&self, m: &Move) -> Position {
+        play(self, m)
+    }
+    fn wire(m: &Move) -> String {
+        move_name(m)
+    }
 }
 
 /// Perft split by root move; see `super::divide`.
 pub fn divide(position: &str, options: &Options, depth: u32) -> Result<Vec<(String, u64)>, String> {
-    if let Some((key, _)) = options.first() {
-        return Err(format!("chess: unknown option {key:?}"));
-    }
-    if depth == 0 {
-        return Err("chess: divide needs depth >= 1".into());
-    }
-    let pos = parse_position(position)?;
-    Ok(legal_moves(&pos)
-        .iter()
-        .map(|m| (move_name(m), perft(&play(&pos, m), depth - 1)))
-        .collect())
+    super::no_options("chess", options)?;
+    super::split(parse_position(position)?, depth)
 }
 
 // ---------------------------------------------------------------------------

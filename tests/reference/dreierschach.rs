@@ -669,32 +669,26 @@ fn legal_moves(pos: &Position) -> Vec<Move> {
         .collect()
 }
 
-/// A player without a legal move is mated or stalemated: the game is over
-/// and there is nothing below.
-fn perft(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+impl super::Node for Position {
+    type Move = Move;
+    /// A player without a legal move is mated or stalemated: the game is
+    /// over and there is nothing below.
+    fn moves(&mut self) -> Vec<Move> {
+        legal_moves(self)
     }
-    let moves = legal_moves(pos);
-    if depth == 1 {
-        return moves.len() as u64;
+    fn play(&self, m: &Move) -> Position {
+        play(self, m)
     }
-    moves.iter().map(|m| perft(&play(pos, m), depth - 1)).sum()
+    fn wire(m: &Move) -> String {
+        move_name(m)
+    }
 }
 
 /// Perft split by root move; see `super::divide`.
 pub fn divide(position: &str, options: &Options, depth: u32) -> Result<Vec<(String, u64)>, String> {
-    if let Some((key, _)) = options.first() {
-        return Err(format!("dreierschach: unknown option {key:?}"));
-    }
-    if depth == 0 {
-        return Err("dreierschach: divide needs depth >= 1".into());
-    }
+    super::no_options("dreierschach", options)?;
     let pos = parse_position(position).map_err(|e| format!("dreierschach: {e}"))?;
-    Ok(legal_moves(&pos)
-        .iter()
-        .map(|m| (move_name(m), perft(&play(&pos, m), depth - 1)))
-        .collect())
+    super::split(pos, depth)
 }
 
 // ---------------------------------------------------------------------------

@@ -17,6 +17,51 @@ pub mod trichess;
 /// Engine options that change the rules (e.g. `AfterMate=inherit`).
 pub type Options = [(String, String)];
 
+/// A position of one game's reference rules, as perft walks it.
+pub trait Node: Sized {
+    /// A move of this game.
+    type Move;
+    /// The legal moves of the player to move (none when the game is over),
+    /// after any automatic event due first, which may change the position.
+    fn moves(&mut self) -> Vec<Self::Move>;
+    /// The position after `m`, one of [`Node::moves`].
+    fn play(&self, m: &Self::Move) -> Self;
+    /// `m` as written on the wire.
+    fn wire(m: &Self::Move) -> String;
+}
+
+/// The number of leaves of `node`'s move tree `depth` plies deep.
+fn count<N: Node>(mut node: N, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = node.moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves.iter().map(|m| count(node.play(m), depth - 1)).sum()
+}
+
+/// Perft of `node` split by root move (`depth >= 1`).
+pub fn split<N: Node>(mut node: N, depth: u32) -> Result<Vec<(String, u64)>, String> {
+    if depth == 0 {
+        return Err("divide needs depth >= 1".into());
+    }
+    let moves = node.moves();
+    Ok(moves
+        .iter()
+        .map(|m| (N::wire(m), count(node.play(m), depth - 1)))
+        .collect())
+}
+
+/// Refuses every option: for the games whose rules have none.
+pub fn no_options(game: &str, options: &Options) -> Result<(), String> {
+    match options.first() {
+        Some((key, _)) => Err(format!("{game}: unknown option {key:?}")),
+        None => Ok(()),
+    }
+}
+
 /// Perft split by root move: each legal move (as written on the wire) with
 /// the number of leaf nodes below it at `depth - 1`.
 pub fn divide(

@@ -640,18 +640,17 @@ fn simple(from: Cell, to: Cell) -> Move {
     }
 }
 
-fn perft(position: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+impl super::Node for Position {
+    type Move = Move;
+    fn moves(&mut self) -> Vec<Move> {
+        self.legal_moves()
     }
-    let moves = position.legal_moves();
-    if depth == 1 {
-        return moves.len() as u64;
+    fn play(&self, m: &Move) -> Position {
+        Position::play(self, m)
     }
-    moves
-        .iter()
-        .map(|m| perft(&position.play(m), depth - 1))
-        .sum()
+    fn wire(m: &Move) -> String {
+        m.wire()
+    }
 }
 
 /// Reads a position string (docs/position-format.md): 20 rows, level 1
@@ -819,18 +818,8 @@ pub fn divide(
     depth: u32,
     en_passant: bool,
 ) -> Result<Vec<(String, u64)>, String> {
-    if let Some((key, _)) = options.first() {
-        return Err(format!("pyramid: unknown option {key:?}"));
-    }
-    if depth == 0 {
-        return Err("pyramid: depth must be at least 1".into());
-    }
-    let position = parse(position, en_passant)?;
-    Ok(position
-        .legal_moves()
-        .iter()
-        .map(|m| (m.wire(), perft(&position.play(m), depth - 1)))
-        .collect())
+    super::no_options("pyramid", options)?;
+    super::split(parse(position, en_passant)?, depth)
 }
 
 #[cfg(test)]

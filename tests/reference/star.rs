@@ -410,18 +410,17 @@ impl Position {
     }
 }
 
-fn perft(position: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+impl super::Node for Position {
+    type Move = Move;
+    fn moves(&mut self) -> Vec<Move> {
+        Position::moves(self)
     }
-    let moves = position.moves();
-    if depth == 1 {
-        return moves.len() as u64;
+    fn play(&self, m: &Move) -> Position {
+        Position::play(self, m)
     }
-    moves
-        .iter()
-        .map(|m| perft(&position.play(m), depth - 1))
-        .sum()
+    fn wire(m: &Move) -> String {
+        m.wire()
+    }
 }
 
 fn letter_index(c: char) -> Option<usize> {
@@ -544,18 +543,8 @@ fn parse(text: &str) -> Result<Position, String> {
 
 /// Perft split by root move; see `super::divide`.
 pub fn divide(position: &str, options: &Options, depth: u32) -> Result<Vec<(String, u64)>, String> {
-    if let Some((key, _)) = options.first() {
-        return Err(format!("star: unknown option {key:?}"));
-    }
-    if depth == 0 {
-        return Err("star: depth must be at least 1".into());
-    }
-    let position = parse(position)?;
-    Ok(position
-        .moves()
-        .iter()
-        .map(|m| (m.wire(), perft(&position.play(m), depth - 1)))
-        .collect())
+    super::no_options("star", options)?;
+    super::split(parse(position)?, depth)
 }
 
 #[cfg(test)]

@@ -432,19 +432,17 @@ impl Position {
     }
 }
 
-fn perft(position: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+impl super::Node for Position {
+    type Move = Move;
+    fn moves(&mut self) -> Vec<Move> {
+        self.settle()
     }
-    let mut position = position.clone();
-    let moves = position.settle();
-    if depth == 1 {
-        return moves.len() as u64;
+    fn play(&self, m: &Move) -> Position {
+        Position::play(self, m)
     }
-    moves
-        .iter()
-        .map(|m| perft(&position.play(m), depth - 1))
-        .sum()
+    fn wire(m: &Move) -> String {
+        m.wire()
+    }
 }
 
 fn letter_index(c: char) -> Option<usize> {
@@ -604,15 +602,7 @@ fn parse_options(options: &Options) -> Result<AfterMate, String> {
 /// Perft split by root move; see `super::divide`. Options: `AfterMate`
 /// (`end`, `obstacles` or `inherit`).
 pub fn divide(position: &str, options: &Options, depth: u32) -> Result<Vec<(String, u64)>, String> {
-    if depth == 0 {
-        return Err("trichess: depth must be at least 1".into());
-    }
-    let mut position = parse(position, parse_options(options)?)?;
-    let moves = position.settle();
-    Ok(moves
-        .iter()
-        .map(|m| (m.wire(), perft(&position.play(m), depth - 1)))
-        .collect())
+    super::split(parse(position, parse_options(options)?)?, depth)
 }
 
 #[cfg(test)]
