@@ -10,79 +10,19 @@
 //! perft_reference -- --ignored --nocapture reference_divide`.
 
 mod reference;
+#[path = "data/suites.rs"]
+mod suites;
 
 use rayon::prelude::*;
-use std::path::Path;
+use suites::Check;
 
 /// Default largest count confirmed in a normal test run.
 const DEFAULT_BUDGET: u64 = 3_000_000;
 
-/// One `depth=nodes` check of a suite line.
-struct Check {
-    game: String,
-    name: String,
-    position: String,
-    options: Vec<(String, String)>,
-    depth: u32,
-    nodes: u64,
-}
-
-fn read_suites() -> Vec<Check> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("perft");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("perft/ directory")
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    files.sort();
-    let mut checks = Vec::new();
-    for file in files {
-        let game = file.file_stem().unwrap().to_string_lossy().to_string();
-        let text = std::fs::read_to_string(&file).expect("readable suite");
-        for line in text.lines().map(str::trim) {
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-            assert!(
-                fields.len() >= 3,
-                "{}: malformed line {line:?}",
-                file.display()
-            );
-            let options: Vec<(String, String)> = fields
-                .get(3)
-                .map(|o| {
-                    o.split_whitespace()
-                        .map(|kv| {
-                            let (k, v) = kv.split_once('=').expect("option=value");
-                            (k.to_string(), v.to_string())
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            for count in fields[2].split_whitespace() {
-                let (depth, nodes) = count.split_once('=').expect("depth=nodes");
-                checks.push(Check {
-                    game: game.clone(),
-                    name: fields[0].to_string(),
-                    position: fields[1].to_string(),
-                    options: options.clone(),
-                    depth: depth.parse().expect("depth"),
-                    nodes: nodes.parse().expect("nodes"),
-                });
-            }
-        }
-    }
-    checks
-}
-
 #[test]
 fn reference_confirms_perft_suites() {
-    let budget = std::env::var("TRISKEL_REFERENCE_BUDGET")
-        .ok()
-        .and_then(|b| b.parse().ok())
-        .unwrap_or(DEFAULT_BUDGET);
-    let checks: Vec<Check> = read_suites()
+    let budget = suites::budget("TRISKEL_REFERENCE_BUDGET", DEFAULT_BUDGET);
+    let checks: Vec<Check> = suites::read()
         .into_iter()
         .filter(|c| c.nodes <= budget)
         .collect();
