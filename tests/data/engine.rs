@@ -1,16 +1,21 @@
 //! The engine as a child process, driven through the protocol: shared by the
-//! integration tests that include it with `#[path = "data/engine.rs"] mod engine;`.
+//! integration tests (protocol, bad input, tactics) that include it with
+//! `#[path = "data/engine.rs"] mod engine;`.
 //! Every wait has a timeout, so a hang fails the test instead of hanging it.
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Longest wait for a line the engine owes us (a reply, a `bestmove`).
-pub const TIMEOUT: Duration = Duration::from_secs(30);
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long to listen for lines that must not come.
+pub const QUIET_PERIOD: Duration = Duration::from_millis(200);
 
 /// The engine binary under test.
 pub fn binary() -> &'static str {
@@ -27,6 +32,7 @@ pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    stderr: Option<JoinHandle<String>>,
     /// Everything sent and read so far, for failure messages.
     transcript: Vec<String>,
 }
@@ -37,10 +43,11 @@ impl Engine {
         let mut child = Command::new(binary())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("the engine starts");
         let stdout = child.stdout.take().expect("stdout");
+        let mut stderr = child.stderr.take().expect("stderr");
         let (tx, lines) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -50,27 +57,74 @@ impl Engine {
                 }
             }
         });
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
         let mut engine = Engine {
             stdin: child.stdin.take(),
             child,
             lines,
+            stderr: Some(stderr),
             transcript: Vec::new(),
         };
         let greeting = engine.next_line();
-        assert!(greeting.starts_with("Triskel "), "greeting: {greeting}");
+        assert!(
+            greeting.starts_with("Triskel ") && greeting.contains("'help' lists the commands"),
+            "greeting: {greeting}"
+        );
         engine
     }
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) {
-        let shown: String = line.chars().take(200).collect();
+        self.send_bytes(line.as_bytes());
+    }
+
+    /// Sends one line of raw bytes (not necessarily UTF-8).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let shown: String = String::from_utf8_lossy(bytes).chars().take(200).collect();
         self.transcript.push(format!("> {shown}"));
         let stdin = self.stdin.as_mut().expect("stdin is open");
-        stdin
-            .write_all(line.as_bytes())
-            .expect("write to the engine");
+        stdin.write_all(bytes).expect("write to the engine");
         stdin.write_all(b"\n").expect("write to the engine");
         stdin.flush().expect("flush");
+    }
+
+    /// Closes the engine's input (end of file).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits for the engine to exit; panics after [`TIMEOUT`].
+    pub fn wait_exit(&mut self) -> ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status;
+            }
+            assert!(start.elapsed() < TIMEOUT, "the engine did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Everything the engine wrote to stderr (once it has exited).
+    pub fn stderr(&mut self) -> String {
+        self.stderr
+            .take()
+            .map(|h| h.join().unwrap_or_default())
+            .unwrap_or_default()
+    }
+
+    /// Lines that arrive within [`QUIET_PERIOD`].
+    pub fn drain(&mut self) -> Vec<String> {
+        let mut lines = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(QUIET_PERIOD) {
+            self.transcript.push(line.chars().take(300).collect());
+            lines.push(line);
+        }
+        lines
     }
 
     /// The next line, failing after `timeout`.
@@ -108,6 +162,11 @@ impl Engine {
                 return lines;
             }
         }
+    }
+
+    /// Lines up to and including `exact`.
+    pub fn read_until_line(&mut self, exact: &str) -> Vec<String> {
+        self.read_until(|l| l == exact)
     }
 
     /// Sends `isready` and returns the lines before `readyok`.
