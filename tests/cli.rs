@@ -1,31 +1,14 @@
 //! The command line: `triskel perft`, `triskel bench` and their errors.
 
+#[path = "data/command.rs"]
+mod command;
+
+use command::{FAILURE, USAGE_ERROR, stderr, stdout, triskel};
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use triskel::bench::BENCH_ENTRIES;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-/// Exit code of a usage error found by the argument parser.
-const USAGE_ERROR: i32 = 2;
-/// Exit code of any other error.
-const FAILURE: i32 = 1;
-
-fn triskel(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_triskel"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the engine runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).to_string()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).to_string()
-}
 
 fn nodes(output: &Output) -> u64 {
     stdout(output)

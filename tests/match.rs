@@ -1,37 +1,20 @@
 //! `triskel match`: tiny matches of the baselines, their records and table,
 //! and the errors of bad flags.
 
+#[path = "data/command.rs"]
+mod command;
+
+use command::{FAILURE, USAGE_ERROR, stderr, stdout, triskel};
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
 use triskel::position::AfterMate;
 use triskel::protocol::setup::build_position;
 use triskel::tournament::game::GameEnd;
 use triskel::tournament::record::{HEADER, Record};
 use triskel::variants::Variant;
 
-/// Exit code of a usage error found by the argument parser.
-const USAGE_ERROR: i32 = 2;
-/// Exit code of any other error.
-const FAILURE: i32 = 1;
 /// Tolerance of sums of points.
 const EPSILON: f64 = 1e-9;
-
-fn triskel(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_triskel"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the engine runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).to_string()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).to_string()
-}
 
 /// A record file for one test, removed when dropped.
 struct TempFile(PathBuf);
