@@ -175,6 +175,14 @@ impl PieceKind {
         PieceKind::King,
     ];
 
+    /// The officers: the kinds that are neither pawn nor king, in index order.
+    pub const OFFICERS: [PieceKind; 4] = [
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+    ];
+
     /// The kinds a pawn may promote to, strongest first.
     pub const PROMOTIONS: [PieceKind; 4] = [
         PieceKind::Queen,

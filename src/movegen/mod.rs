@@ -330,12 +330,7 @@ impl Position {
 
         let restricted = cx.safety.pinned | cx.safety.verify;
         let free_open = open & cx.safety.check_mask;
-        for kind in [
-            PieceKind::Knight,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-            PieceKind::Queen,
-        ] {
+        for kind in PieceKind::OFFICERS {
             for from in self.kind(kind) & own {
                 let targets = self.reach(kind, from, occupied);
                 if restricted.has(from) {

@@ -431,15 +431,10 @@ impl Position {
             if count(PieceKind::Pawn) > start_of(PieceKind::Pawn) {
                 reject!("army {letter} has more pawns than it starts with");
             }
-            let extra: i32 = [
-                PieceKind::Knight,
-                PieceKind::Bishop,
-                PieceKind::Rook,
-                PieceKind::Queen,
-            ]
-            .into_iter()
-            .map(|k| (count(k) - start_of(k)).max(0))
-            .sum();
+            let extra: i32 = PieceKind::OFFICERS
+                .into_iter()
+                .map(|k| (count(k) - start_of(k)).max(0))
+                .sum();
             if extra > start_of(PieceKind::Pawn) - count(PieceKind::Pawn) {
                 reject!("army {letter} has more promoted pieces than missing pawns");
             }

@@ -254,12 +254,7 @@ pub fn evaluate_activity(pos: &Position) -> [i32; MAX_PLAYERS] {
     for p in players.iter() {
         let own = pos.pieces_of(p);
         let mut mobility = 0;
-        for kind in [
-            PieceKind::Knight,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-            PieceKind::Queen,
-        ] {
+        for kind in PieceKind::OFFICERS {
             for from in pos.kind(kind) & own {
                 let reach = pos.reach(kind, from, occupied);
                 mobility += MOBILITY[kind.index()] * (reach & !own).count() as i32;
