@@ -6,6 +6,8 @@
 //! for CI); the depth is chosen per game to keep each check quick.
 
 mod reference;
+#[path = "data/random_games.rs"]
+mod random_games;
 
 use rayon::prelude::*;
 use triskel::position::{AfterMate, Position};
@@ -13,27 +15,8 @@ use triskel::variants::Variant;
 
 /// Games per game id in a normal test run.
 const DEFAULT_GAMES: u64 = 6;
-/// Plies per random game at most.
-const MAX_PLIES: usize = 120;
 /// Every how many plies a position is checked.
 const CHECK_EVERY: usize = 7;
-
-/// A small deterministic generator (SplitMix64) so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// The perft depth checked for each game (kept small: the reference is slow).
 fn depth_of(variant: Variant) -> u32 {
@@ -43,35 +26,17 @@ fn depth_of(variant: Variant) -> u32 {
     }
 }
 
-/// Positions from a random game of `variant` with seed `seed`.
+/// Positions from a random game of `variant` with seed `seed`: every
+/// `CHECK_EVERY`-th and the last.
 fn random_positions(variant: Variant, after_mate: AfterMate, seed: u64) -> Vec<String> {
-    let mut rng = Rng(seed);
-    let mut pos = Position::start(variant);
-    pos.set_after_mate(after_mate);
     let mut positions = Vec::new();
-    for ply in 0..MAX_PLIES {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        // Prefer captures now and then, so that games reach sparse
-        // positions, eliminations and promotions.
-        let captures: Vec<_> = moves
-            .iter()
-            .copied()
-            .filter(|m| !m.is_pass() && pos.piece_at(m.to()).is_some())
-            .collect();
-        let m = if !captures.is_empty() && rng.below(3) > 0 {
-            captures[rng.below(captures.len())]
-        } else {
-            moves[rng.below(moves.len())]
-        };
-        pos.make(m);
-        if ply % CHECK_EVERY == CHECK_EVERY - 1 {
+    let mut ply = 0;
+    random_games::play_random_game(variant, after_mate, seed, |pos, m| {
+        if m.is_none() || (ply > 0 && ply % CHECK_EVERY == 0) {
             positions.push(pos.fen());
         }
-    }
-    positions.push(pos.fen());
+        ply += 1;
+    });
     positions
 }
 

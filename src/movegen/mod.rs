@@ -17,6 +17,7 @@ use crate::position::Position;
 use crate::rules;
 use crate::types::{Army, Cell, MAX_PLAYERS, PieceKind};
 use arrayvec::ArrayVec;
+use std::cell::OnceCell;
 
 /// Receives generated moves: a list, or a counter for bulk counting.
 pub trait MoveSink {
@@ -67,6 +68,38 @@ impl MoveSink for MoveCounter {
     #[inline(always)]
     fn push_promotions(&mut self, _: Cell, targets: Bitboard) {
         self.0 += u64::from(targets.count()) * PieceKind::PROMOTIONS.len() as u64;
+    }
+}
+
+/// Looks for one move among those generated (a single-move legality test).
+pub struct MoveFinder {
+    wanted: Move,
+    /// Whether the move was generated.
+    pub found: bool,
+}
+
+impl MoveFinder {
+    /// Looks for `wanted`.
+    pub fn new(wanted: Move) -> MoveFinder {
+        MoveFinder {
+            wanted,
+            found: false,
+        }
+    }
+}
+
+impl MoveSink for MoveFinder {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.found |= m == self.wanted;
+    }
+
+    #[inline(always)]
+    fn push_targets(&mut self, from: Cell, targets: Bitboard) {
+        let to = self.wanted.to();
+        self.found |= from == self.wanted.from()
+            && targets.has(to)
+            && self.wanted == Move::normal(from, to);
     }
 }
 
@@ -203,15 +236,38 @@ struct Context<'a> {
     pos: &'a Position,
     attackers: Attackers,
     own: Bitboard,
+    /// The mover's pieces whose moves are generated.
+    movers: Bitboard,
     /// Cells a piece may move to: empty, or holding a piece it may capture.
     open: Bitboard,
     king: Option<Cell>,
     king_safety: bool,
-    in_check: bool,
-    safety: Safety,
+    /// Checks and pins, worked out when the first piece with a target
+    /// needs them (often never when only captures are generated).
+    safety: OnceCell<Safety>,
 }
 
 impl Context<'_> {
+    /// The checks and pins of the mover's king.
+    #[inline(always)]
+    fn safety(&self) -> &Safety {
+        self.safety.get_or_init(|| match self.king {
+            Some(k) => Safety::of(self.pos, k, &self.attackers, self.own),
+            None => Safety::unrestricted(),
+        })
+    }
+
+    /// Whether the mover's king on `king` is in check.
+    fn in_check(&self, king: Cell) -> bool {
+        if self.king_safety {
+            self.safety().check_mask != !Bitboard::EMPTY
+        } else {
+            let occupied = self.pos.occupied();
+            self.pos
+                .is_attacked(king, occupied, &self.attackers, Bitboard::EMPTY)
+        }
+    }
+
     /// Whether moving from `from` to `to` (also removing the pieces on
     /// `removed`) leaves the mover's king unattacked.
     #[inline]
@@ -231,7 +287,7 @@ impl Context<'_> {
     /// allow, before verification.
     #[inline(always)]
     fn allowed(&self, from: Cell) -> Bitboard {
-        let s = &self.safety;
+        let s = self.safety();
         match self.king {
             Some(king) if s.pinned.has(from) => s.check_mask & s.pin_mask(self.pos, king, from),
             _ => s.check_mask,
@@ -242,7 +298,7 @@ impl Context<'_> {
     #[inline(always)]
     fn legal_targets(&self, from: Cell, targets: Bitboard) -> Bitboard {
         let targets = targets & self.allowed(from);
-        if self.safety.verify.has(from) {
+        if self.safety().verify.has(from) {
             self.verified(from, targets)
         } else {
             targets
@@ -263,17 +319,25 @@ impl Position {
     /// check), castling and en passant. Game ends and variant extras (passes,
     /// the duty to help) are added by [`Position::generate_moves`].
     pub(crate) fn generate_standard<S: MoveSink>(&self, sink: &mut S) {
-        self.generate_legal::<S, false>(sink);
+        self.generate_legal::<S, false>(sink, !Bitboard::EMPTY);
+    }
+
+    /// The standard moves of the piece on `from` (none if it is not the
+    /// mover's): [`Position::generate_standard`] for one piece.
+    pub(crate) fn generate_standard_from<S: MoveSink>(&self, from: Cell, sink: &mut S) {
+        self.generate_legal::<S, false>(sink, Bitboard::from_cell(from));
     }
 
     /// Generates the legal captures and promotions (for the quiescence
     /// search): the standard moves restricted to taking a piece or promoting,
     /// without castling and two-cell pawn moves.
     pub fn generate_tactical<S: MoveSink>(&self, sink: &mut S) {
-        self.generate_legal::<S, true>(sink);
+        self.generate_legal::<S, true>(sink, !Bitboard::EMPTY);
     }
 
-    fn generate_legal<S: MoveSink, const TACTICAL: bool>(&self, sink: &mut S) {
+    /// The legal moves (only tactical ones if `TACTICAL`) of the mover's
+    /// pieces on `from_cells`.
+    fn generate_legal<S: MoveSink, const TACTICAL: bool>(&self, sink: &mut S, from_cells: Bitboard) {
         let game = self.game();
         let g = &game.geometry;
         let mover = self.to_move();
@@ -294,49 +358,48 @@ impl Position {
             reachable
         };
         let king = self.king_of(mover).filter(|&k| own.has(k));
-        let safety = match king {
-            Some(k) if king_safety => Safety::of(self, k, &attackers, own),
-            _ => Safety::unrestricted(),
-        };
-        let in_check = match king {
-            Some(_) if king_safety => safety.check_mask != !Bitboard::EMPTY,
-            Some(k) => self.is_attacked(k, occupied, &attackers, Bitboard::EMPTY),
-            None => false,
-        };
         let cx = Context {
             pos: self,
             attackers,
             own,
+            movers: own & from_cells,
             open,
             king: if king_safety { king } else { None },
             king_safety,
-            in_check,
-            safety,
+            safety: OnceCell::new(),
         };
 
         if let Some(k) = king {
-            let mut targets = self.reach(PieceKind::King, k, occupied) & open;
-            if king_safety {
-                let without_king = occupied.without(k);
-                targets = targets
-                    .filter(|&t| !self.is_attacked(t, without_king, &cx.attackers, Bitboard::EMPTY))
-                    .collect();
+            if cx.movers.has(k) {
+                let mut targets = self.reach(PieceKind::King, k, occupied) & open;
+                if king_safety {
+                    let without_king = occupied.without(k);
+                    targets = targets
+                        .filter(|&t| {
+                            !self.is_attacked(t, without_king, &cx.attackers, Bitboard::EMPTY)
+                        })
+                        .collect();
+                }
+                sink.push_targets(k, targets);
             }
-            sink.push_targets(k, targets);
-            if cx.safety.double_check {
+            // In double check only the king moves (when only captures are
+            // generated, the other pieces find no target allowed instead).
+            if !TACTICAL && cx.safety().double_check {
                 return;
             }
         }
 
-        let restricted = cx.safety.pinned | cx.safety.verify;
-        let free_open = open & cx.safety.check_mask;
         for kind in PieceKind::OFFICERS {
-            for from in self.kind(kind) & own {
-                let targets = self.reach(kind, from, occupied);
-                if restricted.has(from) {
-                    sink.push_targets(from, cx.legal_targets(from, targets & open));
+            for from in self.kind(kind) & cx.movers {
+                let targets = self.reach(kind, from, occupied) & open;
+                if targets.is_empty() {
+                    continue;
+                }
+                let safety = cx.safety();
+                if (safety.pinned | safety.verify).has(from) {
+                    sink.push_targets(from, cx.legal_targets(from, targets));
                 } else {
-                    sink.push_targets(from, targets & free_open);
+                    sink.push_targets(from, targets & safety.check_mask);
                 }
             }
         }
@@ -349,6 +412,7 @@ impl Position {
         self.generate_en_passant(&cx, sink);
         if let Some(k) = king
             && !TACTICAL
+            && cx.movers.has(k)
         {
             self.generate_castling(&cx, k, sink);
         }
@@ -371,17 +435,22 @@ impl Position {
         } else {
             !Bitboard::EMPTY
         };
-        for from in self.kind(PieceKind::Pawn) & self.army(army) & cx.own {
+        for from in self.kind(PieceKind::Pawn) & self.army(army) & cx.movers {
             let cell = tables.at(from);
             let captures = cell.captures & capturable & !g.blocked_diagonal_steps(from, occupied);
-            let restricted = (cx.safety.pinned | cx.safety.verify).has(from);
+            let mut targets = (cell.single & empty & steps_allowed) | captures;
+            if TACTICAL && targets.is_empty() {
+                continue;
+            }
+            let safety = cx.safety();
+            let restricted = (safety.pinned | safety.verify).has(from);
             let allowed = if restricted {
                 cx.allowed(from)
             } else {
-                cx.safety.check_mask
+                safety.check_mask
             };
-            let verify = restricted && cx.safety.verify.has(from);
-            let mut targets = ((cell.single & empty & steps_allowed) | captures) & allowed;
+            let verify = restricted && safety.verify.has(from);
+            targets &= allowed;
             if verify {
                 targets = cx.verified(from, targets);
             }
@@ -430,7 +499,7 @@ impl Position {
                 let capturers = game.pawns[army].at(entry.skipped).captured_from
                     & self.kind(PieceKind::Pawn)
                     & self.army(Army::new(army))
-                    & cx.own
+                    & cx.movers
                     & !blocked;
                 for from in capturers {
                     let removed = Bitboard::from_cell(entry.pawn);
@@ -458,7 +527,7 @@ impl Position {
                 || !self
                     .piece_at(c.rook_from)
                     .is_some_and(|p| p.kind() == PieceKind::Rook && p.army() == c.army)
-                || cx.in_check
+                || cx.in_check(king)
                 || { c.must_be_safe }
                     .any(|cell| self.is_attacked(cell, occupied, &cx.attackers, none))
             {

@@ -5,7 +5,7 @@
 //! dispatches to them.
 
 use crate::movegen::MoveSink;
-use crate::moves::MoveList;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::types::{Cell, MAX_PLAYERS, Piece, Player};
 use crate::variants::{Variant, dreierschach, hexenschach, star, trichess};
@@ -81,6 +81,29 @@ impl Position {
             }
             _ => self.generate_standard(sink),
         }
+    }
+
+    /// Whether `m` is a legal move here, found by generating the moves of
+    /// its piece alone (all moves where a game's rule looks at every move:
+    /// Star's duty to help and its pass).
+    pub fn is_legal(&self, m: Move) -> bool {
+        if m == Move::NONE || finished_by_rule(self) {
+            return false;
+        }
+        let mut finder = crate::movegen::MoveFinder::new(m);
+        match self.variant() {
+            Variant::Star if m.is_pass() || star::duty_applies(self) => {
+                self.generate_moves(&mut finder);
+            }
+            Variant::Hexenschach => {
+                self.generate_standard_from(m.from(), &mut finder);
+                if !finder.found && !hexenschach::in_phase_a(self) {
+                    hexenschach::rabe_captures(self, &mut finder);
+                }
+            }
+            _ => self.generate_standard_from(m.from(), &mut finder),
+        }
+        finder.found
     }
 
     /// The legal moves as a list.
