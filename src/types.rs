@@ -255,6 +255,15 @@ impl Piece {
     pub const fn kind(self) -> PieceKind {
         PieceKind::ALL[((self.0.get() - 1) % ARMY_STRIDE) as usize]
     }
+
+    /// Number of distinct values of [`Piece::index`].
+    pub const SLOTS: usize = MAX_PLAYERS * ARMY_STRIDE as usize;
+
+    /// A dense index of the piece (below [`Piece::SLOTS`]), for tables per piece.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        (self.0.get() - 1) as usize
+    }
 }
 
 #[cfg(test)]
@@ -268,6 +277,7 @@ mod tests {
                 let piece = Piece::new(Army::new(army), kind);
                 assert_eq!(piece.army(), Army::new(army));
                 assert_eq!(piece.kind(), kind);
+                assert!(piece.index() < Piece::SLOTS);
             }
         }
         assert_eq!(std::mem::size_of::<Option<Piece>>(), 1);

@@ -57,6 +57,7 @@ struct PassStep {
 #[derive(Clone, Copy, Default)]
 struct CellTable {
     lines: [Bitboard; 2],
+    reach_depends_on: [Bitboard; 2],
     steps: [Bitboard; 2],
     knight: Bitboard,
     pairs: [(u32, u32); 2],
@@ -119,6 +120,7 @@ impl Geometry {
                 table[from].pairs[c] = (first_pair, pairs[c].len() as u32);
 
                 let mut union = Bitboard::EMPTY;
+                let mut depends_on = Bitboard::EMPTY;
                 let mut seen = Bitboard::EMPTY;
                 for root in roots {
                     root.visit_paths(&mut |node, before, passes| {
@@ -128,12 +130,14 @@ impl Geometry {
                         }
                         seen = seen.with(node.cell);
                         union = union.with(node.cell);
+                        depends_on |= passes.with(node.cell);
                         between[c][key] |= before;
                         line_passes[c][key] |= passes;
                         has_passing |= passes.nonempty();
                     });
                 }
                 table[from].lines[c] = union;
+                table[from].reach_depends_on[c] = depends_on;
                 table[from].steps[c] = roots.iter().map(|r| r.cell).collect();
 
                 let mut k = 0;
@@ -249,6 +253,14 @@ impl Geometry {
     #[inline(always)]
     pub fn lines(&self, class: SliderClass, from: Cell) -> Bitboard {
         self.entry(from).lines[class as usize]
+    }
+
+    /// The cells whose occupancy decides [`Geometry::slider_reach`] of
+    /// `class` from `from`: every ray cell and every cell a step passes
+    /// between. While none of them changes, the reach stays the same.
+    #[inline(always)]
+    pub fn reach_depends_on(&self, class: SliderClass, from: Cell) -> Bitboard {
+        self.entry(from).reach_depends_on[class as usize]
     }
 
     /// The first cell of every ray of `class` from `from`: one step.

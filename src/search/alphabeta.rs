@@ -76,6 +76,8 @@ pub(crate) struct Worker<'a> {
     superseded: bool,
     pub(super) stack: MoveStack,
     activity_cache: Vec<Option<(u64, [i32; MAX_PLAYERS])>>,
+    /// The officers' reaches of the position evaluated last.
+    pub(super) reach_cache: Box<eval::ReachCache>,
     /// Piece-square sums per army of the current position, and of the
     /// positions above it on the path.
     psq: [i32; MAX_PLAYERS],
@@ -118,6 +120,7 @@ impl<'a> Worker<'a> {
             superseded: false,
             stack: MoveStack::default(),
             activity_cache: vec![None; ACTIVITY_CACHE],
+            reach_cache: Box::default(),
             psq: eval::piece_squares(pos),
             psq_path: Vec::with_capacity(MAX_PLY + 2),
         }
@@ -341,7 +344,7 @@ impl<'a> Worker<'a> {
         {
             return v;
         }
-        let v = eval::evaluate_activity(&self.pos);
+        let v = self.reach_cache.activity(&self.pos);
         self.activity_cache[slot] = Some((key, v));
         v
     }

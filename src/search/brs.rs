@@ -8,7 +8,7 @@
 //! coalition. The turn order on the board stays real.
 
 use super::alphabeta::{Generate, INFINITE, Worker, table_cutoff};
-use super::ordering::Ordering;
+use super::ordering::{Ordering, StaticChoice};
 use crate::moves::Move;
 
 /// Whether the second opponent searches all its moves or plays its first.
@@ -126,16 +126,27 @@ impl Worker<'_> {
         if let Some(v) = self.early_end(ply) {
             return self.for_side(v);
         }
-        let mut frame = if reply == Reply::FirstOnly {
-            self.static_frame()
-        } else {
-            let tt_move = self
-                .shared
-                .tt
-                .probe(self.key())
-                .map_or(Move::NONE, |e| e.best);
-            self.frame(Generate::All, tt_move, ply)
-        };
+        if reply == Reply::FirstOnly {
+            let mut choice = StaticChoice::new(&self.pos);
+            self.pos.generate_moves(&mut choice);
+            let Some(m) = choice.best() else {
+                return self.value_without_moves(ply);
+            };
+            let undo = self.play(m);
+            let value = self.child(side, depth - 1, ply + 1, alpha, beta);
+            self.take_back(m, &undo);
+            if self.aborted {
+                return 0;
+            }
+            self.record_line(ply, m);
+            return value;
+        }
+        let tt_move = self
+            .shared
+            .tt
+            .probe(self.key())
+            .map_or(Move::NONE, |e| e.best);
+        let mut frame = self.frame(Generate::All, tt_move, ply);
         if frame.is_empty() {
             self.stack.pop(frame);
             return self.value_without_moves(ply);
@@ -151,26 +162,17 @@ impl Worker<'_> {
             }
             if value > best {
                 best = value;
-                if value > alpha || reply == Reply::FirstOnly {
-                    alpha = alpha.max(value);
+                if value > alpha {
+                    alpha = value;
                     self.record_line(ply, m);
                 }
             }
-            if alpha >= beta || reply == Reply::FirstOnly {
+            if alpha >= beta {
                 break;
             }
         }
         self.stack.pop(frame);
         best
-    }
-
-    /// The position's moves ordered by [`Ordering::static_key`] alone.
-    fn static_frame(&mut self) -> crate::search::ordering::Frame {
-        let pos = &self.pos;
-        self.stack.push(
-            |sink| pos.generate_moves(sink),
-            |m| Ordering::static_key(pos, m),
-        )
     }
 
     /// The principal variation at `ply`: `m`, then the line below.

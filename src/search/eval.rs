@@ -6,9 +6,9 @@
 //! its final points.
 
 use crate::bitboard::Bitboard;
-use crate::geometry::{PerCell, SliderClass, per_cell};
+use crate::geometry::{Geometry, PerCell, SliderClass, per_cell};
 use crate::position::Position;
-use crate::types::{Army, Cell, MAX_PLAYERS, Piece, PieceKind};
+use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, Piece, PieceKind};
 use crate::variants::{Game, Variant};
 use std::sync::OnceLock;
 
@@ -39,17 +39,17 @@ const CENTRE_RADIUS: usize = 2;
 pub struct EvalTables {
     /// Material value by kind.
     pub values: [i32; PieceKind::COUNT],
-    centre: [PerCell<i32>; PieceKind::COUNT],
-    pawn_progress: [PerCell<i32>; MAX_PLAYERS],
+    /// [`EvalTables::piece_square`] by [`Piece::index`] and cell.
+    piece_squares: Box<[[i32; MAX_CELLS]; Piece::SLOTS]>,
     king_zone: PerCell<Bitboard>,
 }
 
 impl EvalTables {
     /// The tables of `variant`, built on first use.
     pub fn of(variant: Variant) -> &'static EvalTables {
-        static TABLES: [OnceLock<EvalTables>; 7] = [const { OnceLock::new() }; 7];
-        let slot = Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0);
-        TABLES[slot].get_or_init(|| EvalTables::build(variant.game()))
+        static TABLES: [OnceLock<EvalTables>; Variant::COUNT] =
+            [const { OnceLock::new() }; Variant::COUNT];
+        TABLES[variant.index()].get_or_init(|| EvalTables::build(variant.game()))
     }
 
     fn build(game: &'static Game) -> EvalTables {
@@ -76,12 +76,26 @@ impl EvalTables {
                 CENTRE[k.index()] * (reach_count[c.index()] - lo) as i32 / span
             })
         });
-        let pawn_progress = std::array::from_fn(|a| pawn_progress(game, Army::new(a)));
+        let pawn_progress: [PerCell<i32>; MAX_PLAYERS] =
+            std::array::from_fn(|a| pawn_progress(game, Army::new(a)));
         let king_zone = per_cell(n, |c| game.king_steps(c).with(c));
+        let mut piece_squares = Box::new([[0; MAX_CELLS]; Piece::SLOTS]);
+        for army in (0..MAX_PLAYERS).map(Army::new) {
+            for kind in PieceKind::ALL {
+                let piece = Piece::new(army, kind);
+                for (c, square) in piece_squares[piece.index()].iter_mut().enumerate() {
+                    let progress = if kind == PieceKind::Pawn {
+                        pawn_progress[army.index()][c]
+                    } else {
+                        0
+                    };
+                    *square = values[kind.index()] + centre[kind.index()][c] + progress;
+                }
+            }
+        }
         EvalTables {
             values,
-            centre,
-            pawn_progress,
+            piece_squares,
             king_zone,
         }
     }
@@ -176,14 +190,7 @@ impl EvalTables {
     /// pawn, its progress.
     #[inline(always)]
     pub fn piece_square(&self, piece: Piece, cell: Cell) -> i32 {
-        let kind = piece.kind().index();
-        let c = cell.index() % crate::types::MAX_CELLS;
-        let progress = if piece.kind() == PieceKind::Pawn {
-            self.pawn_progress[piece.army().index()][c]
-        } else {
-            0
-        };
-        self.values[kind] + self.centre[kind][c] + progress
+        self.piece_squares[piece.index()][cell.index() % MAX_CELLS]
     }
 }
 
@@ -229,48 +236,114 @@ pub fn evaluate_fast(pos: &Position) -> [i32; MAX_PLAYERS] {
 /// The static score of each player (absolute strength; only players still
 /// in the game are meaningful).
 pub fn evaluate(pos: &Position) -> [i32; MAX_PLAYERS] {
+    evaluate_with(pos, &mut ReachCache::default())
+}
+
+/// [`evaluate`], reusing the reaches in `cache`.
+pub fn evaluate_with(pos: &Position, cache: &mut ReachCache) -> [i32; MAX_PLAYERS] {
     let mut score = evaluate_fast(pos);
-    let activity = evaluate_activity(pos);
+    let activity = cache.activity(pos);
     for (s, a) in score.iter_mut().zip(activity) {
         *s += a;
     }
     score
 }
 
-/// The expensive part of the evaluation, per player: mobility of the
-/// pieces, minus the attacks of enemy pieces on the cells around its king.
-pub fn evaluate_activity(pos: &Position) -> [i32; MAX_PLAYERS] {
-    let t = EvalTables::of(pos.variant());
-    let occupied = pos.occupied();
-    let mut score = [0i32; MAX_PLAYERS];
-    let mut zones = [Bitboard::EMPTY; MAX_PLAYERS];
-    let players = pos.state().in_game;
-    for p in players.iter() {
-        if let Some(k) = pos.king_of(p) {
-            zones[p.index()] = t.king_zone[k.index() % crate::types::MAX_CELLS];
+/// The cells each officer reached in the position evaluated last, so that
+/// the next evaluation recomputes only the pieces that moved or arrived and
+/// the sliders whose rays (or passed-between cells) changed occupancy. A
+/// search evaluates positions that differ in a few cells, so most reaches
+/// carry over.
+pub struct ReachCache {
+    /// The board the stored reaches belong to.
+    occupied: Bitboard,
+    /// Cells whose stored reach is up to date for `occupied`.
+    valid: Bitboard,
+    /// The kind whose reach is stored, per cell.
+    kinds: [PieceKind; MAX_CELLS],
+    /// The stored reach, per cell.
+    reach: [Bitboard; MAX_CELLS],
+}
+
+impl Default for ReachCache {
+    fn default() -> Self {
+        ReachCache {
+            occupied: Bitboard::EMPTY,
+            valid: Bitboard::EMPTY,
+            kinds: [PieceKind::Pawn; MAX_CELLS],
+            reach: [Bitboard::EMPTY; MAX_CELLS],
         }
     }
-    let all_zones = zones.iter().fold(Bitboard::EMPTY, |acc, &z| acc | z);
-    for p in players.iter() {
-        let own = pos.pieces_of(p);
-        let mut mobility = 0;
-        for kind in PieceKind::OFFICERS {
-            for from in pos.kind(kind) & own {
-                let reach = pos.reach(kind, from, occupied);
-                mobility += MOBILITY[kind.index()] * (reach & !own).count() as i32;
-                if (reach & all_zones).nonempty() {
-                    for q in players.iter() {
-                        if q != p {
-                            score[q.index()] -=
-                                KING_DANGER * (reach & zones[q.index()]).count() as i32;
-                        }
+}
+
+impl ReachCache {
+    /// The expensive part of the evaluation, per player: mobility of the
+    /// pieces, minus the attacks of enemy pieces on the cells around its king.
+    pub fn activity(&mut self, pos: &Position) -> [i32; MAX_PLAYERS] {
+        let t = EvalTables::of(pos.variant());
+        let g = &pos.game().geometry;
+        let occupied = pos.occupied();
+        let changed = occupied ^ self.occupied;
+        let mut score = [0i32; MAX_PLAYERS];
+        let mut zones = [Bitboard::EMPTY; MAX_PLAYERS];
+        let players = pos.state().in_game;
+        for p in players.iter() {
+            if let Some(k) = pos.king_of(p) {
+                zones[p.index()] = t.king_zone[k.index() % MAX_CELLS];
+            }
+        }
+        let all_zones = zones.iter().fold(Bitboard::EMPTY, |acc, &z| acc | z);
+        let in_game_pieces = players
+            .iter()
+            .fold(Bitboard::EMPTY, |acc, p| acc | pos.pieces_of(p));
+        let officers =
+            in_game_pieces & !(pos.kind(PieceKind::Pawn) | pos.kind(PieceKind::King));
+        for from in officers {
+            let Some(piece) = pos.piece_at(from) else {
+                continue;
+            };
+            let Some(p) = pos.controller(piece) else {
+                continue;
+            };
+            let kind = piece.kind();
+            let slot = from.index() % MAX_CELLS;
+            let up_to_date = self.valid.has(from)
+                && self.kinds[slot] == kind
+                && (reach_depends_on(g, kind, from) & changed).is_empty();
+            if !up_to_date {
+                self.kinds[slot] = kind;
+                self.reach[slot] = pos.reach(kind, from, occupied);
+            }
+            let reach = self.reach[slot];
+            score[p.index()] +=
+                MOBILITY[kind.index()] * (reach & !pos.pieces_of(p)).count() as i32;
+            if (reach & all_zones).nonempty() {
+                for q in players.iter() {
+                    if q != p {
+                        score[q.index()] -= KING_DANGER * (reach & zones[q.index()]).count() as i32;
                     }
                 }
             }
         }
-        score[p.index()] += mobility;
+        self.occupied = occupied;
+        self.valid = officers;
+        score
     }
-    score
+}
+
+/// The cells whose occupancy decides the reach of a `kind` on `from` (none
+/// for a leaper).
+#[inline(always)]
+fn reach_depends_on(g: &Geometry, kind: PieceKind, from: Cell) -> Bitboard {
+    match kind {
+        PieceKind::Bishop => g.reach_depends_on(SliderClass::Diagonal, from),
+        PieceKind::Rook => g.reach_depends_on(SliderClass::Straight, from),
+        PieceKind::Queen => {
+            g.reach_depends_on(SliderClass::Diagonal, from)
+                | g.reach_depends_on(SliderClass::Straight, from)
+        }
+        _ => Bitboard::EMPTY,
+    }
 }
 
 #[cfg(test)]
@@ -306,7 +379,8 @@ mod tests {
     fn pawns_gain_as_they_advance() {
         let t = EvalTables::of(Variant::Chess);
         let g = &Variant::Chess.game().geometry;
-        let bonus = |n: &str| t.pawn_progress[0][g.cell(n).unwrap().index()];
+        let pawn = Piece::new(Army::new(0), PieceKind::Pawn);
+        let bonus = |n: &str| t.piece_square(pawn, g.cell(n).unwrap());
         assert!(bonus("e7") > bonus("e5") && bonus("e5") > bonus("e2"));
     }
 }

@@ -52,8 +52,8 @@ impl Worker<'_> {
     /// The mean runs over every player of the game, those out included
     /// (they score nothing), so utilities keep one scale when a player
     /// leaves and a capture that ends phase A is valued like any other gain.
-    fn utilities(&self) -> Utilities {
-        let scores = eval::evaluate(&self.pos);
+    fn utilities(&mut self) -> Utilities {
+        let scores = eval::evaluate_with(&self.pos, &mut self.reach_cache);
         let players = self.pos.game().players;
         let mean = scores[..players].iter().sum::<i32>() / players.max(1) as i32;
         let mut u = [0; MAX_PLAYERS];

@@ -3,10 +3,11 @@
 //! their history.
 
 use super::eval::EvalTables;
+use crate::bitboard::Bitboard;
 use crate::movegen::MoveSink;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use crate::types::{MAX_CELLS, MAX_PLAYERS, PieceKind};
+use crate::types::{Cell, MAX_CELLS, MAX_PLAYERS, PieceKind};
 
 /// Plies with killer slots.
 pub const MAX_PLY: usize = 128;
@@ -16,6 +17,9 @@ const TT_MOVE: i32 = 2_000_000_000;
 const CAPTURE: i32 = 1_000_000_000;
 const PROMOTION: i32 = 900_000_000;
 const KILLER: i32 = 800_000_000;
+/// Every static key of a capture or promotion is above this, every quiet
+/// move's below.
+const TACTICAL_KEYS: i32 = PROMOTION / 2;
 /// History values stay below this (they are halved when one reaches it).
 const HISTORY_LIMIT: i32 = 1 << 24;
 
@@ -54,7 +58,13 @@ impl Ordering {
     /// The ordering key of a capture or promotion: most valuable victim
     /// first, least valuable attacker breaking ties.
     pub fn tactical_key(pos: &Position, m: Move) -> i32 {
-        let values = &EvalTables::of(pos.variant()).values;
+        Self::tactical_key_in(EvalTables::of(pos.variant()), pos, m)
+    }
+
+    /// [`Ordering::tactical_key`] with the game's tables at hand.
+    #[inline(always)]
+    fn tactical_key_in(tables: &EvalTables, pos: &Position, m: Move) -> i32 {
+        let values = &tables.values;
         let victim = match m.kind() {
             MoveKind::EnPassant => values[PieceKind::Pawn.index()],
             _ => pos.piece_at(m.to()).map_or(0, |p| values[p.kind().index()]),
@@ -89,13 +99,18 @@ impl Ordering {
     /// picks the opponents' "first move by move ordering" with it, so every
     /// thread values a position alike.
     pub fn static_key(pos: &Position, m: Move) -> i32 {
+        Self::static_key_in(EvalTables::of(pos.variant()), pos, m)
+    }
+
+    /// [`Ordering::static_key`] with the game's tables at hand.
+    #[inline(always)]
+    fn static_key_in(tables: &EvalTables, pos: &Position, m: Move) -> i32 {
         if Self::is_tactical(pos, m) {
-            return Self::tactical_key(pos, m);
+            return Self::tactical_key_in(tables, pos, m);
         }
-        let t = EvalTables::of(pos.variant());
         match pos.piece_at(m.from()) {
             Some(piece) if !m.is_pass() => {
-                t.piece_square(piece, m.to()) - t.piece_square(piece, m.from())
+                tables.piece_square(piece, m.to()) - tables.piece_square(piece, m.from())
             }
             _ => 0,
         }
@@ -121,6 +136,71 @@ impl Ordering {
             for v in &mut self.history {
                 *v /= 2;
             }
+        }
+    }
+}
+
+/// The move with the highest [`Ordering::static_key`] of those pushed, the
+/// first one pushed on ties: the "first move by move ordering" that an
+/// opponent plays in best-reply search without searching its moves. As a
+/// [`MoveSink`] it takes the moves straight from the generator, without
+/// listing them, and skips quiet moves once a capture or promotion is found.
+pub struct StaticChoice<'a> {
+    pos: &'a Position,
+    tables: &'static EvalTables,
+    best_key: i32,
+    best: Option<Move>,
+}
+
+impl<'a> StaticChoice<'a> {
+    /// No move yet, in `pos`.
+    pub fn new(pos: &'a Position) -> StaticChoice<'a> {
+        StaticChoice {
+            pos,
+            tables: EvalTables::of(pos.variant()),
+            best_key: i32::MIN,
+            best: None,
+        }
+    }
+
+    /// The chosen move (none when nothing was pushed).
+    pub fn best(&self) -> Option<Move> {
+        self.best
+    }
+
+    #[inline(always)]
+    fn offer(&mut self, key: i32, m: Move) {
+        if self.best.is_none() || key > self.best_key {
+            self.best_key = key;
+            self.best = Some(m);
+        }
+    }
+}
+
+impl MoveSink for StaticChoice<'_> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.offer(Ordering::static_key_in(self.tables, self.pos, m), m);
+    }
+
+    /// Captures first (a capture and a quiet move never tie), then the
+    /// quiet moves by their piece's gain, unless a capture has been found.
+    #[inline(always)]
+    fn push_targets(&mut self, from: Cell, targets: Bitboard) {
+        let occupied = self.pos.occupied();
+        for to in targets & occupied {
+            self.push(Move::normal(from, to));
+        }
+        if self.best_key > TACTICAL_KEYS {
+            return;
+        }
+        let Some(piece) = self.pos.piece_at(from) else {
+            return;
+        };
+        let before = self.tables.piece_square(piece, from);
+        for to in targets & !occupied {
+            let gain = self.tables.piece_square(piece, to) - before;
+            self.offer(gain, Move::normal(from, to));
         }
     }
 }

@@ -72,11 +72,20 @@ impl Variant {
         true
     }
 
+    /// Number of games.
+    pub const COUNT: usize = Variant::ALL.len();
+
+    /// A dense index of the game (below [`Variant::COUNT`]), for tables per game.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     /// The game's tables, built on first use and shared afterwards.
     pub fn game(self) -> &'static Game {
-        static GAMES: [OnceLock<Game>; 7] = [const { OnceLock::new() }; 7];
-        let slot = Variant::ALL.iter().position(|&v| v == self).unwrap_or(0);
-        GAMES[slot].get_or_init(|| match self {
+        static GAMES: [OnceLock<Game>; Variant::COUNT] =
+            [const { OnceLock::new() }; Variant::COUNT];
+        GAMES[self.index()].get_or_init(|| match self {
             Variant::Chess => chess::build(),
             Variant::Dreierschach => dreierschach::build(),
             Variant::Hexenschach => hexenschach::build(),
