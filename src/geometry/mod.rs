@@ -339,3 +339,51 @@ impl Geometry {
         self.unique_paths
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::Variant;
+
+    /// Boards of a few densities, from a fixed generator.
+    fn occupancies(geometry: &Geometry) -> Vec<Bitboard> {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        (0..6)
+            .map(|density| {
+                geometry
+                    .cells()
+                    .filter(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        state % 6 < density
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reach_depends_only_on_its_cells() {
+        for v in Variant::ALL {
+            let g = &v.game().geometry;
+            for occupied in occupancies(g) {
+                for from in g.cells() {
+                    for class in SliderClass::BOTH {
+                        let reach = g.slider_reach(class, from, occupied);
+                        for other in g.cells() & !g.reach_depends_on(class, from) {
+                            let toggled = occupied ^ Bitboard::from_cell(other);
+                            assert_eq!(
+                                g.slider_reach(class, from, toggled),
+                                reach,
+                                "{v}: {class:?} from {} changes with {}",
+                                g.name(from),
+                                g.name(other)
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -376,6 +376,30 @@ mod tests {
     }
 
     #[test]
+    fn carried_reaches_give_the_fresh_activity() {
+        for v in Variant::ALL {
+            let mut cache = ReachCache::default();
+            let mut pos = Position::start(v);
+            for ply in 0..60 {
+                assert_eq!(
+                    cache.activity(&pos),
+                    ReachCache::default().activity(&pos),
+                    "{v} after {ply} plies: {}",
+                    pos.fen()
+                );
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Captures first, so that sliders' rays open up.
+                let capture = moves.iter().find(|m| pos.piece_at(m.to()).is_some());
+                let m = capture.copied().unwrap_or(moves[(ply * 7) % moves.len()]);
+                pos.make(m);
+            }
+        }
+    }
+
+    #[test]
     fn pawns_gain_as_they_advance() {
         let t = EvalTables::of(Variant::Chess);
         let g = &Variant::Chess.game().geometry;
