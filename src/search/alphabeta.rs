@@ -662,33 +662,45 @@ impl<'a> Worker<'a> {
                 return value;
             }
         }
+        let depth = if in_check { depth + 1 } else { depth };
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        // The table's move first: when it refutes the position, no move
+        // needs to be generated.
+        let tt_move_searched = tt_move != Move::NONE && self.pos.is_legal(tt_move);
+        if tt_move_searched {
+            let value = self.search_move(tt_move, 0, depth, ply, (alpha, beta), in_check);
+            if self.aborted {
+                return 0;
+            }
+            best = value;
+            best_move = tt_move;
+            if value > alpha {
+                alpha = value;
+                self.record_line(ply, tt_move);
+            }
+            if alpha >= beta {
+                if !Ordering::is_tactical(&self.pos, tt_move) {
+                    self.ordering.reward(&self.pos, tt_move, ply, depth, &[]);
+                }
+                self.store_value(key, best_move, depth, ply, best, (original_alpha, beta));
+                return best;
+            }
+        }
         let mut frame = self.frame(Generate::All, tt_move, ply);
         if frame.is_empty() {
             self.stack.pop(frame);
             return self.value_without_moves(ply);
         }
-        let depth = if in_check { depth + 1 } else { depth };
-        let side = self.side();
-        let original_alpha = alpha;
-        let mut best = -INFINITE;
-        let mut best_move = Move::NONE;
         let mut i = 0;
         while let Some(m) = self.stack.pick(&mut frame) {
-            let tactical = Ordering::is_tactical(&self.pos, m);
-            let undo = self.play(m);
-            let value = if i == 0 {
-                self.child(side, depth - 1, ply + 1, alpha, beta)
-            } else {
-                let quiet_late =
-                    depth >= 3 && i >= 3 && !tactical && !in_check && !self.pos.in_check();
-                let reduction = if quiet_late { 1 + i32::from(i >= 8) } else { 0 };
-                let mut v = self.child(side, depth - 1 - reduction, ply + 1, alpha, alpha + 1);
-                if v > alpha && (reduction > 0 || v < beta) {
-                    v = self.child(side, depth - 1, ply + 1, alpha, beta);
-                }
-                v
-            };
-            self.take_back(m, &undo);
+            if tt_move_searched && m == tt_move {
+                // Handed out first here too: searched above.
+                i += 1;
+                continue;
+            }
+            let value = self.search_move(m, i, depth, ply, (alpha, beta), in_check);
             i += 1;
             if self.aborted {
                 self.stack.pop(frame);
@@ -703,7 +715,7 @@ impl<'a> Worker<'a> {
                 }
             }
             if alpha >= beta {
-                if !tactical {
+                if !Ordering::is_tactical(&self.pos, m) {
                     let tried = self.stack.handed_out(&frame);
                     self.ordering.reward(&self.pos, m, ply, depth, tried);
                 }
@@ -713,6 +725,38 @@ impl<'a> Worker<'a> {
         self.stack.pop(frame);
         self.store_value(key, best_move, depth, ply, best, (original_alpha, beta));
         best
+    }
+
+    /// The value of move number `index` of an alpha-beta node searched to
+    /// `depth`: the first with the full window, the others with a null
+    /// window first (reduced when quiet and late), searched again in full
+    /// when they might raise alpha.
+    fn search_move(
+        &mut self,
+        m: Move,
+        index: usize,
+        depth: i32,
+        ply: usize,
+        (alpha, beta): (i32, i32),
+        in_check: bool,
+    ) -> i32 {
+        let tactical = Ordering::is_tactical(&self.pos, m);
+        let side = self.side();
+        let undo = self.play(m);
+        let value = if index == 0 {
+            self.child(side, depth - 1, ply + 1, alpha, beta)
+        } else {
+            let quiet_late =
+                depth >= 3 && index >= 3 && !tactical && !in_check && !self.pos.in_check();
+            let reduction = if quiet_late { 1 + i32::from(index >= 8) } else { 0 };
+            let mut v = self.child(side, depth - 1 - reduction, ply + 1, alpha, alpha + 1);
+            if v > alpha && (reduction > 0 || v < beta) {
+                v = self.child(side, depth - 1, ply + 1, alpha, beta);
+            }
+            v
+        };
+        self.take_back(m, &undo);
+        value
     }
 
     /// The quiescence search: stand pat on the evaluation, then captures
