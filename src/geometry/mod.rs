@@ -58,6 +58,7 @@ struct PassStep {
 struct CellTable {
     lines: [Bitboard; 2],
     reach_depends_on: [Bitboard; 2],
+    reach_dependents: [Bitboard; 2],
     steps: [Bitboard; 2],
     knight: Bitboard,
     pairs: [(u32, u32); 2],
@@ -153,6 +154,15 @@ impl Geometry {
                         };
                         k += 1;
                     }
+                }
+            }
+        }
+        for class in SliderClass::BOTH {
+            let c = class as usize;
+            for slider in 0..n {
+                for cell in table[slider].reach_depends_on[c] {
+                    let entry = &mut table[cell.index()].reach_dependents[c];
+                    *entry = entry.with(Cell::new(slider as u8));
                 }
             }
         }
@@ -263,6 +273,14 @@ impl Geometry {
         self.entry(from).reach_depends_on[class as usize]
     }
 
+    /// The cells from which the reach of a `class` slider depends on
+    /// `cell` (the inverse of [`Geometry::reach_depends_on`]): where a
+    /// slider must look again when `cell` fills or empties.
+    #[inline(always)]
+    pub fn reach_dependents(&self, class: SliderClass, cell: Cell) -> Bitboard {
+        self.entry(cell).reach_dependents[class as usize]
+    }
+
     /// The first cell of every ray of `class` from `from`: one step.
     #[inline(always)]
     pub fn steps(&self, class: SliderClass, from: Cell) -> Bitboard {
@@ -371,6 +389,9 @@ mod tests {
                 for from in g.cells() {
                     for class in SliderClass::BOTH {
                         let reach = g.slider_reach(class, from, occupied);
+                        for other in g.reach_depends_on(class, from) {
+                            assert!(g.reach_dependents(class, other).has(from));
+                        }
                         for other in g.cells() & !g.reach_depends_on(class, from) {
                             let toggled = occupied ^ Bitboard::from_cell(other);
                             assert_eq!(

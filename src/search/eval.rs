@@ -6,7 +6,7 @@
 //! its final points.
 
 use crate::bitboard::Bitboard;
-use crate::geometry::{Geometry, PerCell, SliderClass, per_cell};
+use crate::geometry::{PerCell, SliderClass, per_cell};
 use crate::position::Position;
 use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, Piece, PieceKind};
 use crate::variants::{Game, Variant};
@@ -257,10 +257,9 @@ pub fn evaluate_with(pos: &Position, cache: &mut ReachCache) -> [i32; MAX_PLAYER
 pub struct ReachCache {
     /// The board the stored reaches belong to.
     occupied: Bitboard,
-    /// Cells whose stored reach is up to date for `occupied`.
-    valid: Bitboard,
-    /// The kind whose reach is stored, per cell.
-    kinds: [PieceKind; MAX_CELLS],
+    /// Per officer kind, the cells whose stored reach is that kind's and
+    /// up to date for `occupied`.
+    stored: [Bitboard; PieceKind::OFFICERS.len()],
     /// The stored reach, per cell.
     reach: [Bitboard; MAX_CELLS],
 }
@@ -269,8 +268,7 @@ impl Default for ReachCache {
     fn default() -> Self {
         ReachCache {
             occupied: Bitboard::EMPTY,
-            valid: Bitboard::EMPTY,
-            kinds: [PieceKind::Pawn; MAX_CELLS],
+            stored: [Bitboard::EMPTY; PieceKind::OFFICERS.len()],
             reach: [Bitboard::EMPTY; MAX_CELLS],
         }
     }
@@ -280,69 +278,69 @@ impl ReachCache {
     /// The expensive part of the evaluation, per player: mobility of the
     /// pieces, minus the attacks of enemy pieces on the cells around its king.
     pub fn activity(&mut self, pos: &Position) -> [i32; MAX_PLAYERS] {
-        let t = EvalTables::of(pos.variant());
-        let g = &pos.game().geometry;
-        let occupied = pos.occupied();
-        let changed = occupied ^ self.occupied;
-        let mut score = [0i32; MAX_PLAYERS];
-        let mut zones = [Bitboard::EMPTY; MAX_PLAYERS];
         let players = pos.state().in_game;
+        let in_game_pieces = players
+            .iter()
+            .fold(Bitboard::EMPTY, |acc, p| acc | pos.pieces_of(p));
+        self.update(pos, in_game_pieces);
+        let t = EvalTables::of(pos.variant());
+        let mut zones = [Bitboard::EMPTY; MAX_PLAYERS];
         for p in players.iter() {
             if let Some(k) = pos.king_of(p) {
                 zones[p.index()] = t.king_zone[k.index() % MAX_CELLS];
             }
         }
         let all_zones = zones.iter().fold(Bitboard::EMPTY, |acc, &z| acc | z);
-        let in_game_pieces = players
-            .iter()
-            .fold(Bitboard::EMPTY, |acc, p| acc | pos.pieces_of(p));
-        let officers =
-            in_game_pieces & !(pos.kind(PieceKind::Pawn) | pos.kind(PieceKind::King));
-        for from in officers {
-            let Some(piece) = pos.piece_at(from) else {
-                continue;
-            };
-            let Some(p) = pos.controller(piece) else {
-                continue;
-            };
-            let kind = piece.kind();
-            let slot = from.index() % MAX_CELLS;
-            let up_to_date = self.valid.has(from)
-                && self.kinds[slot] == kind
-                && (reach_depends_on(g, kind, from) & changed).is_empty();
-            if !up_to_date {
-                self.kinds[slot] = kind;
-                self.reach[slot] = pos.reach(kind, from, occupied);
-            }
-            let reach = self.reach[slot];
-            score[p.index()] +=
-                MOBILITY[kind.index()] * (reach & !pos.pieces_of(p)).count() as i32;
-            if (reach & all_zones).nonempty() {
-                for q in players.iter() {
-                    if q != p {
-                        score[q.index()] -= KING_DANGER * (reach & zones[q.index()]).count() as i32;
+        let mut score = [0i32; MAX_PLAYERS];
+        for p in players.iter() {
+            let own = pos.pieces_of(p);
+            let mut mobility = 0;
+            for (kind, &stored) in PieceKind::OFFICERS.iter().zip(&self.stored) {
+                for from in stored & own {
+                    let reach = self.reach[from.index() % MAX_CELLS];
+                    mobility += MOBILITY[kind.index()] * (reach & !own).count() as i32;
+                    if (reach & all_zones).nonempty() {
+                        for q in players.iter() {
+                            score[q.index()] -=
+                                KING_DANGER * (reach & zones[q.index()]).count() as i32;
+                        }
+                        score[p.index()] += KING_DANGER * (reach & zones[p.index()]).count() as i32;
                     }
                 }
             }
+            score[p.index()] += mobility;
         }
-        self.occupied = occupied;
-        self.valid = officers;
         score
     }
-}
 
-/// The cells whose occupancy decides the reach of a `kind` on `from` (none
-/// for a leaper).
-#[inline(always)]
-fn reach_depends_on(g: &Geometry, kind: PieceKind, from: Cell) -> Bitboard {
-    match kind {
-        PieceKind::Bishop => g.reach_depends_on(SliderClass::Diagonal, from),
-        PieceKind::Rook => g.reach_depends_on(SliderClass::Straight, from),
-        PieceKind::Queen => {
-            g.reach_depends_on(SliderClass::Diagonal, from)
-                | g.reach_depends_on(SliderClass::Straight, from)
+    /// Brings the stored reaches up to date for the officers of
+    /// `in_game_pieces`: recomputes those that are new on their cell and the
+    /// sliders whose reach depends on a cell that filled or emptied.
+    fn update(&mut self, pos: &Position, in_game_pieces: Bitboard) {
+        let g = &pos.game().geometry;
+        let occupied = pos.occupied();
+        let mut affected = [Bitboard::EMPTY; 2];
+        for cell in occupied ^ self.occupied {
+            for class in SliderClass::BOTH {
+                affected[class as usize] |= g.reach_dependents(class, cell);
+            }
         }
-        _ => Bitboard::EMPTY,
+        let diagonal = affected[SliderClass::Diagonal as usize];
+        let straight = affected[SliderClass::Straight as usize];
+        for (i, kind) in PieceKind::OFFICERS.into_iter().enumerate() {
+            let pieces = pos.kind(kind) & in_game_pieces;
+            let affected_here = match kind {
+                PieceKind::Bishop => diagonal,
+                PieceKind::Rook => straight,
+                PieceKind::Queen => diagonal | straight,
+                _ => Bitboard::EMPTY,
+            };
+            for from in pieces & (!self.stored[i] | affected_here) {
+                self.reach[from.index() % MAX_CELLS] = pos.reach(kind, from, occupied);
+            }
+            self.stored[i] = pieces;
+        }
+        self.occupied = occupied;
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::sections::{CastlingSafety, castlings, pawn_tables, rows, start_position};
 use super::{EnPassantRule, Game, Variant};
+use crate::bitboard::Bitboard;
 use crate::geometry::sections::{ColumnRule, SectionBoard};
 use crate::geometry::{Geometry, SliderClass};
 use crate::position::{AfterMate, Position};
@@ -65,8 +66,7 @@ pub fn exposed_player(pos: &Position) -> Option<Player> {
     let next = pos.next_active_after(mover)?;
     let king = pos.king_of(next)?;
     let by = pos.attackers(PlayerSet::EMPTY.with(mover));
-    pos.attackers_of(king, pos.occupied(), &by)
-        .nonempty()
+    pos.is_attacked(king, pos.occupied(), &by, Bitboard::EMPTY)
         .then_some(next)
 }
 
