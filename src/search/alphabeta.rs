@@ -179,13 +179,12 @@ impl<'a> Worker<'a> {
     /// `tt_move` first.
     pub(super) fn frame(&mut self, generate: Generate, tt_move: Move, ply: usize) -> Frame {
         let pos = &self.pos;
-        let ordering = &*self.ordering;
         self.stack.push(
             |sink| match generate {
                 Generate::All => pos.generate_moves(sink),
                 Generate::Tactical => pos.generate_tactical(sink),
             },
-            |m| ordering.key(pos, m, tt_move, ply),
+            self.ordering.keyer(pos, tt_move, ply),
         )
     }
 
@@ -748,7 +747,11 @@ impl<'a> Worker<'a> {
         } else {
             let quiet_late =
                 depth >= 3 && index >= 3 && !tactical && !in_check && !self.pos.in_check();
-            let reduction = if quiet_late { 1 + i32::from(index >= 8) } else { 0 };
+            let reduction = if quiet_late {
+                1 + i32::from(index >= 8)
+            } else {
+                0
+            };
             let mut v = self.child(side, depth - 1 - reduction, ply + 1, alpha, alpha + 1);
             if v > alpha && (reduction > 0 || v < beta) {
                 v = self.child(side, depth - 1, ply + 1, alpha, beta);

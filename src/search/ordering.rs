@@ -77,19 +77,33 @@ impl Ordering {
         base + 16 * (victim + promotion) - attacker / 16
     }
 
-    /// The ordering key of `m` in `pos` at `ply`; `tt_move` goes first.
-    pub fn key(&self, pos: &Position, m: Move, tt_move: Move, ply: usize) -> i32 {
-        let killers = &self.killers[ply.min(MAX_PLY)];
-        if m == tt_move {
-            TT_MOVE
-        } else if Self::is_tactical(pos, m) {
-            Self::tactical_key(pos, m)
-        } else if m == killers[0] {
-            KILLER + 1
-        } else if m == killers[1] {
-            KILLER
-        } else {
-            self.history[Self::history_slot(pos, m)]
+    /// The ordering key of the moves of `pos` at `ply`: `tt_move` first,
+    /// then captures and promotions, killers, and quiet moves by history.
+    /// What every move needs (killers, the mover's history, the tables) is
+    /// looked up once.
+    #[inline(always)]
+    pub fn keyer<'a>(
+        &'a self,
+        pos: &'a Position,
+        tt_move: Move,
+        ply: usize,
+    ) -> impl Fn(Move) -> i32 + 'a {
+        let killers = self.killers[ply.min(MAX_PLY)];
+        let start = pos.to_move().index() * MAX_CELLS * MAX_CELLS;
+        let history = &self.history[start..start + MAX_CELLS * MAX_CELLS];
+        let tables = EvalTables::of(pos.variant());
+        move |m| {
+            if m == tt_move {
+                TT_MOVE
+            } else if Self::is_tactical(pos, m) {
+                Self::tactical_key_in(tables, pos, m)
+            } else if m == killers[0] {
+                KILLER + 1
+            } else if m == killers[1] {
+                KILLER
+            } else {
+                history[(m.from().index() * MAX_CELLS + m.to().index()) % (MAX_CELLS * MAX_CELLS)]
+            }
         }
     }
 
@@ -207,10 +221,34 @@ impl MoveSink for StaticChoice<'_> {
 
 /// The moves of every node on the search path, one frame per node, in one
 /// buffer that grows once and is reused (no fixed-size list is copied per node).
+///
+/// Each move's ordering key is packed with its place in the buffer into one
+/// `u64` ([`pack`]), so that the best move left in a frame (the first one
+/// on equal keys) is a plain maximum over the frame's packed keys.
 #[derive(Default)]
 pub struct MoveStack {
     moves: Vec<Move>,
-    keys: Vec<i32>,
+    keys: Vec<u64>,
+}
+
+/// An ordering key and a place in the buffer as one number ordered by key,
+/// then by place, earlier first.
+#[inline(always)]
+fn pack(key: i32, place: usize) -> u64 {
+    let ordered_key = (key as u32) ^ (1 << 31);
+    (u64::from(ordered_key) << 32) | u64::from(!(place as u32))
+}
+
+/// The place in the buffer packed by [`pack`].
+#[inline(always)]
+fn place_of(packed: u64) -> usize {
+    !(packed as u32) as usize
+}
+
+/// The key packed by [`pack`].
+#[inline(always)]
+fn key_of(packed: u64) -> i32 {
+    ((packed >> 32) as u32 ^ (1 << 31)) as i32
 }
 
 /// One node's moves on the [`MoveStack`]: `start..end`, of which those
@@ -256,8 +294,12 @@ impl MoveStack {
         generate(&mut StackSink(&mut self.moves));
         let end = self.moves.len();
         self.keys.truncate(start);
-        self.keys
-            .extend(self.moves[start..end].iter().map(|&m| key(m)));
+        self.keys.extend(
+            self.moves[start..end]
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| pack(key(m), start + i)),
+        );
         Frame {
             start,
             end,
@@ -265,21 +307,16 @@ impl MoveStack {
         }
     }
 
-    /// The best move of `frame` not handed out yet.
+    /// The best move of `frame` not handed out yet (the first of equals).
     pub fn pick(&mut self, frame: &mut Frame) -> Option<Move> {
-        if frame.next >= frame.end {
-            return None;
-        }
-        let mut best = frame.next;
-        for i in frame.next + 1..frame.end {
-            if self.keys[i] > self.keys[best] {
-                best = i;
-            }
-        }
-        self.moves.swap(frame.next, best);
-        self.keys.swap(frame.next, best);
+        let next = frame.next;
+        let best = place_of(*self.keys.get(next..frame.end)?.iter().max()?);
+        self.moves.swap(next, best);
+        let (leaving, arriving) = (key_of(self.keys[next]), key_of(self.keys[best]));
+        self.keys[next] = pack(arriving, next);
+        self.keys[best] = pack(leaving, best);
         frame.next += 1;
-        Some(self.moves[frame.next - 1])
+        Some(self.moves[next])
     }
 
     /// All moves of `frame`.
@@ -296,5 +333,63 @@ impl MoveStack {
     pub fn pop(&mut self, frame: Frame) {
         self.moves.truncate(frame.start);
         self.keys.truncate(frame.start);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Cell;
+
+    /// The selection the stack must reproduce: the first of the highest
+    /// keys left, swapped to the front.
+    fn selection_order(mut entries: Vec<(Move, i32)>) -> Vec<Move> {
+        let mut order = Vec::new();
+        for next in 0..entries.len() {
+            let mut best = next;
+            for i in next + 1..entries.len() {
+                if entries[i].1 > entries[best].1 {
+                    best = i;
+                }
+            }
+            entries.swap(next, best);
+            order.push(entries[next].0);
+        }
+        order
+    }
+
+    #[test]
+    fn picks_the_first_of_the_highest_keys() {
+        let mut state = 7u32;
+        let mut stack = MoveStack::default();
+        let below = stack.push(
+            |sink| sink.push(Move::normal(Cell::new(1), Cell::new(2))),
+            |_| 0,
+        );
+        for round in 0..50 {
+            let entries: Vec<(Move, i32)> = (0..(round % 40))
+                .map(|i| {
+                    state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    let key = [i32::MIN, -3, 0, 5, 5, i32::MAX][(state >> 16) as usize % 6];
+                    (Move::normal(Cell::new(i as u8), Cell::new(100)), key)
+                })
+                .collect();
+            let keys: Vec<(Move, i32)> = entries.clone();
+            let mut frame = stack.push(
+                |sink| entries.iter().for_each(|&(m, _)| sink.push(m)),
+                |m| {
+                    keys.iter()
+                        .find(|&&(k, _)| k == m)
+                        .map_or(0, |&(_, key)| key)
+                },
+            );
+            let mut picked = Vec::new();
+            while let Some(m) = stack.pick(&mut frame) {
+                picked.push(m);
+            }
+            assert_eq!(picked, selection_order(entries), "round {round}");
+            stack.pop(frame);
+        }
+        stack.pop(below);
     }
 }
