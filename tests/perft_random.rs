@@ -5,9 +5,9 @@
 //! `TRISKEL_RANDOM_GAMES` sets the games played per game id (default small
 //! for CI); the depth is chosen per game to keep each check quick.
 
-mod reference;
 #[path = "data/random_games.rs"]
 mod random_games;
+mod reference;
 
 use rayon::prelude::*;
 use triskel::position::{AfterMate, Position};

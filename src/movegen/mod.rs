@@ -97,9 +97,8 @@ impl MoveSink for MoveFinder {
     #[inline(always)]
     fn push_targets(&mut self, from: Cell, targets: Bitboard) {
         let to = self.wanted.to();
-        self.found |= from == self.wanted.from()
-            && targets.has(to)
-            && self.wanted == Move::normal(from, to);
+        self.found |=
+            from == self.wanted.from() && targets.has(to) && self.wanted == Move::normal(from, to);
     }
 }
 
@@ -337,7 +336,11 @@ impl Position {
 
     /// The legal moves (only tactical ones if `TACTICAL`) of the mover's
     /// pieces on `from_cells`.
-    fn generate_legal<S: MoveSink, const TACTICAL: bool>(&self, sink: &mut S, from_cells: Bitboard) {
+    fn generate_legal<S: MoveSink, const TACTICAL: bool>(
+        &self,
+        sink: &mut S,
+        from_cells: Bitboard,
+    ) {
         let game = self.game();
         let g = &game.geometry;
         let mover = self.to_move();
