@@ -95,13 +95,18 @@ impl Bitboard {
     /// Removes and returns the cell with the lowest index.
     #[inline(always)]
     pub fn pop_first(&mut self) -> Option<Cell> {
-        if self.0 == 0 {
-            None
-        } else {
-            let cell = self.first();
-            self.0 &= self.0 - 1;
-            Some(cell)
+        // Word by word: 64-bit scans and clears are cheaper than 128-bit ones.
+        let low = self.0 as u64;
+        if low != 0 {
+            self.0 ^= u128::from(low & low.wrapping_neg());
+            return Some(Cell::new(low.trailing_zeros() as u8));
         }
+        let high = (self.0 >> 64) as u64;
+        if high != 0 {
+            self.0 ^= u128::from(high & high.wrapping_neg()) << 64;
+            return Some(Cell::new(64 + high.trailing_zeros() as u8));
+        }
+        None
     }
 
     /// The set with `cell` added.
