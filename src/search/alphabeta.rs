@@ -623,15 +623,16 @@ impl<'a> Worker<'a> {
     /// Alpha-beta with principal-variation search, the table, check
     /// extension and late-move reductions.
     fn alphabeta(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        if depth <= 0 || ply >= MAX_PLY {
+            // A leaf: the quiescence search visits (and counts) it.
+            return self.quiesce(ply, alpha, beta, 0);
+        }
         self.pv[ply].clear();
         if self.visit(ply) {
             return 0;
         }
         if let Some(v) = self.early_end(ply) {
             return self.for_side(v);
-        }
-        if depth <= 0 || ply >= MAX_PLY {
-            return self.quiesce(ply, alpha, beta, 0);
         }
         let pv_node = beta - alpha > 1;
         let key = self.key();

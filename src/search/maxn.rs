@@ -95,15 +95,16 @@ impl Worker<'_> {
     /// The max-n value of the current position. `parent` is the parent's
     /// mover and the utility it has secured so far (for shallow pruning).
     fn maxn(&mut self, depth: i32, ply: usize, parent: Option<(Player, i32)>) -> Utilities {
+        if depth <= 0 || ply >= MAX_PLY {
+            // A leaf: the quiescence search visits (and counts) it.
+            return self.maxn_quiesce(ply, 0);
+        }
         self.pv[ply].clear();
         if self.visit(ply) {
             return [0; MAX_PLAYERS];
         }
         if let Some(u) = self.end_utilities(ply) {
             return u;
-        }
-        if depth <= 0 || ply >= MAX_PLY {
-            return self.maxn_quiesce(ply, 0);
         }
         let key = self.key();
         let entry = self.shared.tt.probe(key);
