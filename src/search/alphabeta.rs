@@ -775,21 +775,24 @@ impl<'a> Worker<'a> {
         }
         // The activity terms are judged where the main search ends; deeper
         // in the capture sequence material decides.
-        let stand = self.side_eval(alpha, beta, qply == 0);
+        let full_eval = qply == 0;
         if ply >= MAX_PLY {
-            return stand;
+            return self.side_eval(alpha, beta, full_eval);
         }
         let in_check = qply < QUIESCENCE_EVASIONS && self.pos.in_check();
         let mut best = -INFINITE;
+        // In check there is no standing pat: every evasion is searched.
+        let mut stand = -INFINITE;
         if !in_check {
+            stand = self.side_eval(alpha, beta, full_eval);
             if stand >= beta {
                 return stand;
             }
             alpha = alpha.max(stand);
             best = stand;
-        }
-        if !in_check && stand + self.best_possible_gain() + DELTA_MARGIN < alpha {
-            return stand;
+            if stand + self.best_possible_gain() + DELTA_MARGIN < alpha {
+                return stand;
+            }
         }
         let generate = if in_check {
             Generate::All
