@@ -8,7 +8,7 @@
 mod random_games;
 
 use triskel::moves::Move;
-use triskel::position::{AfterMate, Position};
+use triskel::position::Position;
 use triskel::variants::Variant;
 
 /// Random games per game and rule mode.
@@ -33,12 +33,7 @@ fn foreign_moves(pos: &Position, previous: &[Move]) -> Vec<Move> {
 fn single_move_legality_agrees_with_the_generator() {
     let mut checked = 0;
     for variant in Variant::ALL {
-        let modes: &[AfterMate] = if variant == Variant::Trichess {
-            &[AfterMate::End, AfterMate::Obstacles, AfterMate::Inherit]
-        } else {
-            &[AfterMate::End]
-        };
-        for &mode in modes {
+        for &mode in random_games::rule_modes(variant) {
             for seed in 0..GAMES {
                 let mut previous = Vec::new();
                 random_games::play_random_game(variant, mode, seed * 31 + 5, |pos, _| {

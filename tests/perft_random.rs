@@ -48,12 +48,7 @@ fn generators_agree_on_random_positions() {
         .unwrap_or(DEFAULT_GAMES);
     let mut cases = Vec::new();
     for variant in Variant::ALL {
-        let modes: &[AfterMate] = if variant == Variant::Trichess {
-            &[AfterMate::End, AfterMate::Obstacles, AfterMate::Inherit]
-        } else {
-            &[AfterMate::End]
-        };
-        for &mode in modes {
+        for &mode in random_games::rule_modes(variant) {
             for seed in 0..games {
                 for fen in random_positions(variant, mode, seed * 7919 + variant as u64) {
                     cases.push((variant, mode, fen));

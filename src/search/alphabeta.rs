@@ -667,43 +667,37 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         // The table's move first: when it refutes the position, no move
-        // needs to be generated.
-        let tt_move_searched = tt_move != Move::NONE && self.pos.is_legal(tt_move);
-        if tt_move_searched {
-            let value = self.search_move(tt_move, 0, depth, ply, (alpha, beta), in_check);
-            if self.aborted {
-                return 0;
-            }
-            best = value;
-            best_move = tt_move;
-            if value > alpha {
-                alpha = value;
-                self.record_line(ply, tt_move);
-            }
-            if alpha >= beta {
-                if !Ordering::is_tactical(&self.pos, tt_move) {
-                    self.ordering.reward(&self.pos, tt_move, ply, depth, &[]);
-                }
-                self.store_value(key, best_move, depth, ply, best, (original_alpha, beta));
-                return best;
-            }
-        }
-        let mut frame = self.frame(Generate::All, tt_move, ply);
-        if frame.is_empty() {
-            self.stack.pop(frame);
-            return self.value_without_moves(ply);
-        }
+        // needs to be generated. The other moves are generated after it.
+        let tt_move_first = tt_move != Move::NONE && self.pos.is_legal(tt_move);
+        let mut frame = None;
         let mut i = 0;
-        while let Some(m) = self.stack.pick(&mut frame) {
-            if tt_move_searched && m == tt_move {
-                // Handed out first here too: searched above.
-                i += 1;
-                continue;
-            }
+        loop {
+            let m = if i == 0 && tt_move_first {
+                tt_move
+            } else {
+                if frame.is_none() {
+                    let mut generated = self.frame(Generate::All, tt_move, ply);
+                    if generated.is_empty() {
+                        self.stack.pop(generated);
+                        return self.value_without_moves(ply);
+                    }
+                    if tt_move_first {
+                        // Handed out first here too: searched already.
+                        self.stack.pick(&mut generated);
+                    }
+                    frame = Some(generated);
+                }
+                match frame.as_mut().and_then(|f| self.stack.pick(f)) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
             let value = self.search_move(m, i, depth, ply, (alpha, beta), in_check);
             i += 1;
             if self.aborted {
-                self.stack.pop(frame);
+                if let Some(f) = frame {
+                    self.stack.pop(f);
+                }
                 return 0;
             }
             if value > best {
@@ -716,13 +710,15 @@ impl<'a> Worker<'a> {
             }
             if alpha >= beta {
                 if !Ordering::is_tactical(&self.pos, m) {
-                    let tried = self.stack.handed_out(&frame);
+                    let tried = frame.as_ref().map_or(&[][..], |f| self.stack.handed_out(f));
                     self.ordering.reward(&self.pos, m, ply, depth, tried);
                 }
                 break;
             }
         }
-        self.stack.pop(frame);
+        if let Some(f) = frame {
+            self.stack.pop(f);
+        }
         self.store_value(key, best_move, depth, ply, best, (original_alpha, beta));
         best
     }

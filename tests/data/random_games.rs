@@ -27,6 +27,16 @@ impl Rng {
     }
 }
 
+/// The rule modes a game is played under: Trichess's three ways to go on
+/// after a mate, the one mode of every other game.
+pub fn rule_modes(variant: Variant) -> &'static [AfterMate] {
+    if variant == Variant::Trichess {
+        &[AfterMate::End, AfterMate::Obstacles, AfterMate::Inherit]
+    } else {
+        &[AfterMate::End]
+    }
+}
+
 /// Plays a random game of `variant` under `after_mate` from seed `seed`,
 /// calling `visit` with each position reached and the move about to be
 /// played from it, and once more with the last position and no move.
