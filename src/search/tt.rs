@@ -36,15 +36,35 @@ pub struct TtEntry {
 
 /// The table.
 pub struct TranspositionTable {
-    words: Box<[AtomicU64]>,
+    buckets: Box<[Bucket]>,
+    /// Entry index mask (entries = buckets × [`BUCKET_ENTRIES`]).
     mask: usize,
     generation: AtomicU8,
 }
 
 /// Words per entry.
 const WORDS: usize = 3;
-/// Bytes per entry.
-pub const ENTRY_BYTES: usize = WORDS * 8;
+/// Entries per bucket: the places one key may be stored in.
+const BUCKET_ENTRIES: usize = 2;
+/// Words of a bucket, padded to a cache line.
+const BUCKET_WORDS: usize = 8;
+/// Bytes of memory per entry (a bucket's cache line shared by its entries).
+pub const ENTRY_BYTES: usize = BUCKET_WORDS * 8 / BUCKET_ENTRIES;
+
+/// The entries one key may live in, on one cache line of its own, so that
+/// a probe touches one line of memory.
+#[repr(C, align(64))]
+struct Bucket {
+    words: [AtomicU64; BUCKET_WORDS],
+}
+
+impl Bucket {
+    fn empty() -> Bucket {
+        Bucket {
+            words: std::array::from_fn(|_| AtomicU64::new(0)),
+        }
+    }
+}
 /// Offset that makes depths (which can be slightly negative) fit a byte.
 const DEPTH_OFFSET: i32 = 16;
 /// Generations wrap within 6 bits.
@@ -70,22 +90,24 @@ impl TranspositionTable {
     /// Like [`TranspositionTable::new`], or an error when the memory cannot be had.
     pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
         let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
-        let entries = ((bytes / ENTRY_BYTES).next_power_of_two() / 2).max(2);
-        let mut words: Vec<AtomicU64> = Vec::new();
-        words
-            .try_reserve_exact(entries * WORDS)
+        let fitting = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        // The largest power of two that fits.
+        let count = 1 << fitting.ilog2();
+        let mut buckets: Vec<Bucket> = Vec::new();
+        buckets
+            .try_reserve_exact(count)
             .map_err(|_| format!("cannot allocate a transposition table of {megabytes} MB"))?;
-        words.resize_with(entries * WORDS, || AtomicU64::new(0));
+        buckets.resize_with(count, Bucket::empty);
         Ok(TranspositionTable {
-            words: words.into_boxed_slice(),
-            mask: entries - 1,
+            buckets: buckets.into_boxed_slice(),
+            mask: count * BUCKET_ENTRIES - 1,
             generation: AtomicU8::new(0),
         })
     }
 
     /// Forgets everything.
     pub fn clear(&self) {
-        for w in self.words.iter() {
+        for w in self.buckets.iter().flat_map(|b| &b.words) {
             w.store(0, Ordering::Relaxed);
         }
     }
@@ -100,17 +122,23 @@ impl TranspositionTable {
     }
 
     /// The two slots (a bucket) where `key` may live.
-    fn slots(&self, key: u64) -> [usize; 2] {
+    fn slots(&self, key: u64) -> [usize; BUCKET_ENTRIES] {
         let first = key as usize & self.mask & !1;
         [first, first | 1]
     }
 
+    /// The three words of entry `slot`.
+    fn entry_words(&self, slot: usize) -> &[AtomicU64] {
+        let start = (slot % BUCKET_ENTRIES) * WORDS;
+        &self.buckets[slot / BUCKET_ENTRIES].words[start..start + WORDS]
+    }
+
     fn read(&self, slot: usize) -> (u64, u64, u64) {
-        let base = slot * WORDS;
+        let words = self.entry_words(slot);
         (
-            self.words[base].load(Ordering::Relaxed),
-            self.words[base + 1].load(Ordering::Relaxed),
-            self.words[base + 2].load(Ordering::Relaxed),
+            words[0].load(Ordering::Relaxed),
+            words[1].load(Ordering::Relaxed),
+            words[2].load(Ordering::Relaxed),
         )
     }
 
@@ -170,10 +198,10 @@ impl TranspositionTable {
             | u64::from(generation) << 42
             | 1 << 48;
         let scores = pack_scores(entry.scores, entry.eval);
-        let base = slot * WORDS;
-        self.words[base].store(key ^ data ^ scores, Ordering::Relaxed);
-        self.words[base + 1].store(data, Ordering::Relaxed);
-        self.words[base + 2].store(scores, Ordering::Relaxed);
+        let words = self.entry_words(slot);
+        words[0].store(key ^ data ^ scores, Ordering::Relaxed);
+        words[1].store(data, Ordering::Relaxed);
+        words[2].store(scores, Ordering::Relaxed);
     }
 
     /// Permille of a sample of entries written in the current search.
@@ -182,7 +210,7 @@ impl TranspositionTable {
         let sample = 1000.min(self.mask + 1);
         (0..sample)
             .filter(|&slot| {
-                let data = self.words[slot * WORDS + 1].load(Ordering::Relaxed);
+                let data = self.entry_words(slot)[1].load(Ordering::Relaxed);
                 data != 0 && (data >> 42) as u8 & GENERATION_MASK == generation
             })
             .count() as u32
