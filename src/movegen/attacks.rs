@@ -63,11 +63,10 @@ impl Position {
         if (game.attack_sources[cell.index() % MAX_CELLS] & by.all).is_empty() {
             return Bitboard::EMPTY;
         }
-        let blocked = g.blocked_diagonal_steps(cell, occupied);
         let mut found = g.knight(cell) & by.knights;
-        found |= game.king_steps(cell) & !blocked & by.kings;
-        for (army, pawns) in by.pawns.iter().enumerate().take(game.players) {
-            found |= game.pawns[army].at(cell).captured_from & *pawns & !blocked;
+        let steppers = self.steppers_onto(cell, by, !Bitboard::EMPTY);
+        if steppers.nonempty() {
+            found |= steppers & !g.blocked_diagonal_steps(cell, occupied);
         }
         for class in SliderClass::BOTH {
             let sliders = by.sliders(class);
@@ -107,14 +106,10 @@ impl Position {
         if (g.knight(cell) & by.knights & live).nonempty() {
             return true;
         }
-        let blocked = g.blocked_diagonal_steps(cell, occupied);
-        if (game.king_steps(cell) & !blocked & by.kings & live).nonempty() {
+        let steppers = self.steppers_onto(cell, by, live);
+        if steppers.nonempty() && (steppers & !g.blocked_diagonal_steps(cell, occupied)).nonempty()
+        {
             return true;
-        }
-        for (army, pawns) in by.pawns.iter().enumerate().take(game.players) {
-            if (game.pawns[army].at(cell).captured_from & *pawns & live & !blocked).nonempty() {
-                return true;
-            }
         }
         SliderClass::BOTH.into_iter().any(|class| {
             let sliders = by.sliders(class) & live;
@@ -129,6 +124,18 @@ impl Position {
                 (g.slider_reach(class, cell, occupied) & sliders).nonempty()
             }
         })
+    }
+
+    /// The kings and pawns of `by` on `live` that capture onto `cell` in
+    /// one step, before the passing rule is applied to their steps.
+    #[inline(always)]
+    fn steppers_onto(&self, cell: Cell, by: &Attackers, live: Bitboard) -> Bitboard {
+        let game = self.game();
+        let mut steppers = game.king_steps(cell) & by.kings;
+        for (army, pawns) in by.pawns.iter().enumerate().take(game.players) {
+            steppers |= game.pawns[army].at(cell).captured_from & *pawns;
+        }
+        steppers & live
     }
 
     /// The cells a non-pawn piece of `kind` on `from` moves to or attacks

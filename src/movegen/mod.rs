@@ -440,7 +440,10 @@ impl Position {
         };
         for from in self.kind(PieceKind::Pawn) & self.army(army) & cx.movers {
             let cell = tables.at(from);
-            let captures = cell.captures & capturable & !g.blocked_diagonal_steps(from, occupied);
+            let mut captures = cell.captures & capturable;
+            if captures.nonempty() {
+                captures &= !g.blocked_diagonal_steps(from, occupied);
+            }
             let mut targets = (cell.single & empty & steps_allowed) | captures;
             if TACTICAL && targets.is_empty() {
                 continue;
