@@ -84,8 +84,10 @@ pub(crate) struct Worker<'a> {
     psq_path: Vec<[i32; MAX_PLAYERS]>,
 }
 
-/// Entries of each thread's cache of the evaluation's activity part.
-const ACTIVITY_CACHE: usize = 1 << 15;
+/// Entries of each thread's cache of the evaluation's activity part: small
+/// enough (128 KB) to stay in the processor's second-level cache, where a
+/// 1 MB cache missed it on most lookups.
+const ACTIVITY_CACHE: usize = 1 << 12;
 
 /// Which moves a frame holds.
 #[derive(Clone, Copy, PartialEq, Eq)]
