@@ -394,6 +394,11 @@ impl Position {
 
         for kind in PieceKind::OFFICERS {
             for from in self.kind(kind) & cx.movers {
+                // Captures only: a piece with no enemy on its lines is skipped
+                // before its reach is worked out.
+                if TACTICAL && (self.reach_on_empty_board(kind, from) & open).is_empty() {
+                    continue;
+                }
                 let targets = self.reach(kind, from, occupied) & open;
                 if targets.is_empty() {
                     continue;
