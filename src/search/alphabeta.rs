@@ -814,7 +814,7 @@ impl<'a> Worker<'a> {
                 if stand + gain + DELTA_MARGIN < alpha {
                     continue;
                 }
-                if m.promotion_kind().is_none() && see::see(&self.pos, m) < 0 {
+                if m.promotion_kind().is_none() && see::loses_material(&self.pos, m) {
                     continue;
                 }
             }

@@ -71,6 +71,18 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     gains[0]
 }
 
+/// Whether the capture `m` loses material by [`see`]. A capture of a piece
+/// worth at least the capturing one never does (the mover can stop after
+/// it), so then no exchange is worked out.
+pub fn loses_material(pos: &Position, m: Move) -> bool {
+    let values = &EvalTables::of(pos.variant()).values;
+    let value_at = |cell: Cell| pos.piece_at(cell).map_or(0, |p| values[p.kind().index()]);
+    if m.kind() == MoveKind::Normal && value_at(m.to()) >= value_at(m.from()) {
+        return false;
+    }
+    see(pos, m) < 0
+}
+
 /// The least valuable of `pieces` (kings last).
 fn cheapest(pos: &Position, pieces: Bitboard) -> Option<Cell> {
     PieceKind::ALL
@@ -100,5 +112,21 @@ mod tests {
         assert_eq!(see_of("3r3k/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7"), 500);
         // The same with the defender's king next to the target: even.
         assert_eq!(see_of("3rk3/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7"), 0);
+    }
+
+    #[test]
+    fn material_is_lost_only_when_the_exchange_says_so() {
+        let cases = [
+            ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5"),
+            ("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"),
+            ("3r3k/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7"),
+            ("4k3/8/2p5/3n4/8/8/8/3QK3 w - - 0 1", "d1d5"),
+            ("4k3/8/2p5/3q4/4P3/8/8/3RK3 w - - 0 1", "e4d5"),
+        ];
+        for (fen, m) in cases {
+            let pos = Position::from_fen(Variant::Chess, fen).unwrap();
+            let m = pos.parse_move(m).unwrap();
+            assert_eq!(loses_material(&pos, m), see(&pos, m) < 0, "{fen} {m:?}");
+        }
     }
 }
