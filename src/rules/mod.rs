@@ -68,9 +68,15 @@ impl Position {
     /// Generates the legal moves of the position into `sink`: nothing when the
     /// game is over, the standard moves, and whatever the game adds.
     pub fn generate_moves<S: MoveSink>(&self, sink: &mut S) {
-        if finished_by_rule(self) {
-            return;
+        if !finished_by_rule(self) {
+            self.generate_moves_in_play(sink);
         }
+    }
+
+    /// [`Position::generate_moves`] for a position known not to be over by
+    /// rule ([`finished_by_rule`] is false): the search has looked at that
+    /// already, and in Trichess the look costs an attack test.
+    pub fn generate_moves_in_play<S: MoveSink>(&self, sink: &mut S) {
         match self.variant() {
             Variant::Star => star::generate(self, sink),
             Variant::Hexenschach => {

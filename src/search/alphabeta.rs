@@ -178,12 +178,14 @@ impl<'a> Worker<'a> {
     }
 
     /// Generates the position's moves into a new frame, ordered with
-    /// `tt_move` first.
+    /// `tt_move` first. The position must not be over by rule (every node
+    /// looks at its ends before it generates).
     pub(super) fn frame(&mut self, generate: Generate, tt_move: Move, ply: usize) -> Frame {
         let pos = &self.pos;
+        debug_assert!(!rules::finished_by_rule(pos));
         self.stack.push(
             |sink| match generate {
-                Generate::All => pos.generate_moves(sink),
+                Generate::All => pos.generate_moves_in_play(sink),
                 Generate::Tactical => pos.generate_tactical(sink),
             },
             self.ordering.keyer(pos, tt_move, ply),

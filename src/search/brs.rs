@@ -128,7 +128,7 @@ impl Worker<'_> {
         }
         if reply == Reply::FirstOnly {
             let mut choice = StaticChoice::new(&self.pos);
-            self.pos.generate_moves(&mut choice);
+            self.pos.generate_moves_in_play(&mut choice);
             let Some(m) = choice.best() else {
                 return self.value_without_moves(ply);
             };
