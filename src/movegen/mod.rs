@@ -146,7 +146,31 @@ impl Safety {
         let exact = g.exact_lines();
         let mut safety = Safety::unrestricted();
 
-        let checkers = pos.attackers_of(king, occupied, by);
+        let checkers = if exact {
+            // One walk over the enemy sliders on the king's lines finds the
+            // checking ones (nothing between) and the pins (one own piece
+            // between).
+            let mut checkers = pos.leaping_attackers_of(king, occupied, by);
+            for class in SliderClass::BOTH {
+                for sniper in g.lines(class, king) & by.sliders(class) {
+                    let blockers = g.between(class, king, sniper) & occupied;
+                    if blockers.is_empty() {
+                        checkers = checkers.with(sniper);
+                    } else if !blockers.has_several() && (blockers & own).nonempty() {
+                        let pinned = blockers.first();
+                        safety.pinned = safety.pinned.with(pinned);
+                        safety.pins.push(Pin {
+                            pinned,
+                            pinner: sniper,
+                            class,
+                        });
+                    }
+                }
+            }
+            checkers
+        } else {
+            pos.attackers_of(king, occupied, by)
+        };
         if checkers.nonempty() {
             // A move other than the king's must answer every check: capture
             // the checker or block its line. Two checks are answered by one
@@ -178,6 +202,9 @@ impl Safety {
                 safety.verify = own;
             }
         }
+        if exact {
+            return safety;
+        }
 
         if g.has_passing_rule() {
             // A king or pawn whose diagonal step onto the king is blocked
@@ -194,25 +221,12 @@ impl Safety {
         }
         for class in SliderClass::BOTH {
             for sniper in g.lines(class, king) & by.sliders(class) {
-                let path = g.between(class, king, sniper);
-                let blockers = path & occupied;
-                if exact {
-                    if !blockers.has_several() && (blockers & own).nonempty() {
-                        let pinned = blockers.first();
-                        safety.pinned = safety.pinned.with(pinned);
-                        safety.pins.push(Pin {
-                            pinned,
-                            pinner: sniper,
-                            class,
-                        });
-                    }
-                } else {
-                    if g.unique_paths() && (blockers & !own).nonempty() {
-                        continue;
-                    }
-                    let passed = g.line_passes(class, king, sniper) & occupied;
-                    safety.verify |= (blockers | passed) & own;
+                let blockers = g.between(class, king, sniper) & occupied;
+                if g.unique_paths() && (blockers & !own).nonempty() {
+                    continue;
                 }
+                let passed = g.line_passes(class, king, sniper) & occupied;
+                safety.verify |= (blockers | passed) & own;
             }
         }
         safety
