@@ -290,21 +290,23 @@ impl ReachCache {
                 zones[p.index()] = t.king_zone[k.index() % MAX_CELLS];
             }
         }
-        let all_zones = zones.iter().fold(Bitboard::EMPTY, |acc, &z| acc | z);
         let mut score = [0i32; MAX_PLAYERS];
         for p in players.iter() {
             let own = pos.pieces_of(p);
+            let enemies = players.without(p);
+            let enemy_zones = enemies
+                .iter()
+                .fold(Bitboard::EMPTY, |acc, q| acc | zones[q.index()]);
             let mut mobility = 0;
             for (kind, &stored) in PieceKind::OFFICERS.iter().zip(&self.stored) {
                 for from in stored & own {
                     let reach = self.reach[from.index() % MAX_CELLS];
                     mobility += MOBILITY[kind.index()] * (reach & !own).count() as i32;
-                    if (reach & all_zones).nonempty() {
-                        for q in players.iter() {
+                    if (reach & enemy_zones).nonempty() {
+                        for q in enemies.iter() {
                             score[q.index()] -=
                                 KING_DANGER * (reach & zones[q.index()]).count() as i32;
                         }
-                        score[p.index()] += KING_DANGER * (reach & zones[p.index()]).count() as i32;
                     }
                 }
             }
