@@ -63,7 +63,7 @@ impl Position {
         if (game.attack_sources[cell.index() % MAX_CELLS] & by.all).is_empty() {
             return Bitboard::EMPTY;
         }
-        let mut found = self.leaping_attackers_of(cell, occupied, by);
+        let mut found = self.non_slider_attackers_of(cell, occupied, by);
         for class in SliderClass::BOTH {
             let sliders = by.sliders(class);
             let candidates = g.lines(class, cell) & sliders;
@@ -86,7 +86,12 @@ impl Position {
     /// The knights, kings and pawns of `by` that attack `cell` when
     /// `occupied` is the board: [`Position::attackers_of`] without sliders.
     #[inline(always)]
-    pub fn leaping_attackers_of(&self, cell: Cell, occupied: Bitboard, by: &Attackers) -> Bitboard {
+    pub fn non_slider_attackers_of(
+        &self,
+        cell: Cell,
+        occupied: Bitboard,
+        by: &Attackers,
+    ) -> Bitboard {
         let g = &self.game().geometry;
         let mut found = g.knight(cell) & by.knights;
         let steppers = self.steppers_onto(cell, by, !Bitboard::EMPTY);

@@ -150,7 +150,7 @@ impl Safety {
             // One walk over the enemy sliders on the king's lines finds the
             // checking ones (nothing between) and the pins (one own piece
             // between).
-            let mut checkers = pos.leaping_attackers_of(king, occupied, by);
+            let mut checkers = pos.non_slider_attackers_of(king, occupied, by);
             for class in SliderClass::BOTH {
                 for sniper in g.lines(class, king) & by.sliders(class) {
                     let blockers = g.between(class, king, sniper) & occupied;
