@@ -152,23 +152,6 @@ impl Position {
         steppers & live
     }
 
-    /// The cells a non-pawn piece of `kind` on `from` reaches on an empty
-    /// board: a bound of [`Position::reach`] that costs one lookup.
-    #[inline(always)]
-    pub fn reach_on_empty_board(&self, kind: PieceKind, from: Cell) -> Bitboard {
-        let game = self.game();
-        let g = &game.geometry;
-        match kind {
-            PieceKind::Knight => g.knight(from),
-            PieceKind::Bishop => g.lines(SliderClass::Diagonal, from),
-            PieceKind::Rook => g.lines(SliderClass::Straight, from),
-            PieceKind::Queen => {
-                g.lines(SliderClass::Straight, from) | g.lines(SliderClass::Diagonal, from)
-            }
-            PieceKind::King | PieceKind::Pawn => game.king_steps(from),
-        }
-    }
-
     /// The cells a non-pawn piece of `kind` on `from` moves to or attacks
     /// when `occupied` is the board (own pieces not excluded).
     #[inline(always)]

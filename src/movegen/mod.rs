@@ -410,7 +410,7 @@ impl Position {
             for from in self.kind(kind) & cx.movers {
                 // Captures only: a piece with no enemy on its lines is skipped
                 // before its reach is worked out.
-                if TACTICAL && (self.reach_on_empty_board(kind, from) & open).is_empty() {
+                if TACTICAL && (game.empty_board_reach(kind, from) & open).is_empty() {
                     continue;
                 }
                 let targets = self.reach(kind, from, occupied) & open;

@@ -108,13 +108,7 @@ fn average_reach(game: &Game, kind: PieceKind) -> f64 {
         .cells()
         .map(|c| match kind {
             PieceKind::Pawn => 1,
-            PieceKind::Knight => g.knight(c).count(),
-            PieceKind::Bishop => g.lines(SliderClass::Diagonal, c).count(),
-            PieceKind::Rook => g.lines(SliderClass::Straight, c).count(),
-            PieceKind::Queen => {
-                (g.lines(SliderClass::Diagonal, c) | g.lines(SliderClass::Straight, c)).count()
-            }
-            PieceKind::King => game.king_steps(c).count(),
+            _ => game.empty_board_reach(kind, c).count(),
         })
         .sum();
     f64::from(total) / g.cell_count().max(1) as f64

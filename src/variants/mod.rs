@@ -380,6 +380,23 @@ impl Game {
         self.king_steps[cell.index() % MAX_CELLS]
     }
 
+    /// The cells a non-pawn piece of `kind` on `from` reaches on an empty
+    /// board: a bound of its reach that costs one lookup (for a pawn, the
+    /// king's steps, a bound of its captures).
+    #[inline(always)]
+    pub fn empty_board_reach(&self, kind: PieceKind, from: Cell) -> Bitboard {
+        let g = &self.geometry;
+        match kind {
+            PieceKind::Knight => g.knight(from),
+            PieceKind::Bishop => g.lines(SliderClass::Diagonal, from),
+            PieceKind::Rook => g.lines(SliderClass::Straight, from),
+            PieceKind::Queen => {
+                g.lines(SliderClass::Straight, from) | g.lines(SliderClass::Diagonal, from)
+            }
+            PieceKind::King | PieceKind::Pawn => self.king_steps(from),
+        }
+    }
+
     /// The castling of `army` on `side`, if the game has it.
     pub fn castling(&self, army: Army, side: CastlingSide) -> Option<(usize, &Castling)> {
         self.castlings
