@@ -343,6 +343,24 @@ impl Geometry {
         self.line_passes[class as usize][from.index() * self.names.len() + to.index()]
     }
 
+    /// Whether a slider of `class` on `from` reaches `to`, a cell of its
+    /// lines, when `occupied` is the board. Only for boards with
+    /// [`Geometry::unique_paths`]: nothing may stand between, and under the
+    /// passing rule no step of the path may pass between two pieces (looked
+    /// at step by step only when two of the passed cells are occupied).
+    #[inline(always)]
+    pub fn reaches(&self, class: SliderClass, from: Cell, to: Cell, occupied: Bitboard) -> bool {
+        debug_assert!(self.unique_paths && self.lines(class, from).has(to));
+        if (self.between(class, from, to) & occupied).nonempty() {
+            return false;
+        }
+        if self.pass_steps.is_none() {
+            return true;
+        }
+        let passed = self.line_passes(class, from, to) & occupied;
+        !passed.has_several() || self.slider_reach(class, from, occupied).has(to)
+    }
+
     /// Whether every ray cell is reached by one path only and no step obeys the
     /// passing rule. Then a piece blocks exactly the lines through its cell,
     /// and pins and checks can be answered from [`Geometry::between`] alone.
@@ -379,6 +397,32 @@ mod tests {
                     .collect()
             })
             .collect()
+    }
+
+    #[test]
+    fn reaching_one_cell_agrees_with_the_whole_reach() {
+        for v in Variant::ALL {
+            let g = &v.game().geometry;
+            if !g.unique_paths() {
+                continue;
+            }
+            for occupied in occupancies(g) {
+                for from in g.cells() {
+                    for class in SliderClass::BOTH {
+                        let reach = g.slider_reach(class, from, occupied);
+                        for to in g.lines(class, from) {
+                            assert_eq!(
+                                g.reaches(class, from, to, occupied),
+                                reach.has(to),
+                                "{v}: {class:?} from {} to {}",
+                                g.name(from),
+                                g.name(to)
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

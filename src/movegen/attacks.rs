@@ -70,9 +70,9 @@ impl Position {
             if candidates.is_empty() {
                 continue;
             }
-            if g.exact_lines() {
+            if g.unique_paths() {
                 for slider in candidates {
-                    if (g.between(class, cell, slider) & occupied).is_empty() {
+                    if g.reaches(class, cell, slider, occupied) {
                         found = found.with(slider);
                     }
                 }
@@ -130,10 +130,10 @@ impl Position {
             let candidates = g.lines(class, cell) & sliders;
             if candidates.is_empty() {
                 false
-            } else if g.exact_lines() {
+            } else if g.unique_paths() {
                 candidates
                     .into_iter()
-                    .any(|slider| (g.between(class, cell, slider) & occupied).is_empty())
+                    .any(|slider| g.reaches(class, cell, slider, occupied))
             } else {
                 (g.slider_reach(class, cell, occupied) & sliders).nonempty()
             }
