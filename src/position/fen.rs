@@ -469,13 +469,17 @@ impl Position {
             let Some(e) = entry else { continue };
             let letter = game.letters[p];
             let player = Player::new(p);
-            let army = player.army();
-            let pawn_there =
-                self.mailbox[e.pawn.index()] == Some(Piece::new(army, PieceKind::Pawn));
-            let is_double = game.pawns[army.index()].cells.iter().any(|c| {
-                c.doubles()
-                    .iter()
-                    .any(|d| d.skipped == e.skipped && d.target == e.pawn)
+            // The pawn may be of an army the player took over (Trichess).
+            let pawn = self.mailbox[e.pawn.index()].filter(|piece| {
+                piece.kind() == PieceKind::Pawn && state.controller[piece.army().index()] == Some(player)
+            });
+            let pawn_there = pawn.is_some();
+            let is_double = pawn.is_some_and(|piece| {
+                game.pawns[piece.army().index()].cells.iter().any(|c| {
+                    c.doubles()
+                        .iter()
+                        .any(|d| d.skipped == e.skipped && d.target == e.pawn)
+                })
             });
             // Where the right lasts several moves, another piece may have
             // moved onto the skipped cell meanwhile (the entry is then unusable).
