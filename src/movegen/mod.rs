@@ -173,7 +173,7 @@ impl Safety {
         };
         if checkers.nonempty() {
             // A move other than the king's must answer every check: capture
-            // the checker or block its line. Two checks are answered by one
+            // the checker or block its path. Two checks are answered by one
             // move only where their lines share a cell: on the section
             // boards a ray from the king forks, so two checkers on two
             // branches are blocked together on the trunk; under the passing
@@ -181,7 +181,10 @@ impl Safety {
             // a passed cell.
             let mut answers_all = !Bitboard::EMPTY;
             for checker in checkers {
-                let mut answers = Bitboard::from_cell(checker);
+                // A king's or pawn's diagonal step onto the king is also
+                // answered by filling the second of the cells it passes
+                // between (passing rule; no cells elsewhere).
+                let mut answers = Bitboard::from_cell(checker) | g.passed_cells(king, checker);
                 for class in SliderClass::BOTH {
                     if by.sliders(class).has(checker) && g.lines(class, king).has(checker) {
                         answers |= g.between(class, king, checker);
