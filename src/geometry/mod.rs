@@ -351,9 +351,21 @@ impl Geometry {
     #[inline(always)]
     pub fn reaches(&self, class: SliderClass, from: Cell, to: Cell, occupied: Bitboard) -> bool {
         debug_assert!(self.unique_paths && self.lines(class, from).has(to));
-        if (self.between(class, from, to) & occupied).nonempty() {
-            return false;
-        }
+        (self.between(class, from, to) & occupied).is_empty()
+            && self.passing_allows(class, from, to, occupied)
+    }
+
+    /// Whether the passing rule lets a slider of `class` on `from` pass
+    /// every step of its path to `to` (boards with unique paths; always
+    /// true on boards without the rule).
+    #[inline(always)]
+    pub fn passing_allows(
+        &self,
+        class: SliderClass,
+        from: Cell,
+        to: Cell,
+        occupied: Bitboard,
+    ) -> bool {
         if self.pass_steps.is_none() {
             return true;
         }

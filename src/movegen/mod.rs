@@ -146,25 +146,13 @@ impl Safety {
         let exact = g.exact_lines();
         let mut safety = Safety::unrestricted();
 
-        let checkers = if exact {
+        let checkers = if g.unique_paths() {
             // One walk over the enemy sliders on the king's lines finds the
-            // checking ones (nothing between) and the pins (one own piece
-            // between).
+            // checking ones and the pieces that could open a line.
             let mut checkers = pos.non_slider_attackers_of(king, occupied, by);
             for class in SliderClass::BOTH {
                 for sniper in g.lines(class, king) & by.sliders(class) {
-                    let blockers = g.between(class, king, sniper) & occupied;
-                    if blockers.is_empty() {
-                        checkers = checkers.with(sniper);
-                    } else if !blockers.has_several() && (blockers & own).nonempty() {
-                        let pinned = blockers.first();
-                        safety.pinned = safety.pinned.with(pinned);
-                        safety.pins.push(Pin {
-                            pinned,
-                            pinner: sniper,
-                            class,
-                        });
-                    }
+                    safety.look_along(pos, king, sniper, class, own, &mut checkers);
                 }
             }
             checkers
@@ -222,17 +210,62 @@ impl Safety {
                 safety.verify |= g.passed_cells(king, stepper) & own;
             }
         }
-        for class in SliderClass::BOTH {
-            for sniper in g.lines(class, king) & by.sliders(class) {
-                let blockers = g.between(class, king, sniper) & occupied;
-                if g.unique_paths() && (blockers & !own).nonempty() {
-                    continue;
+        if !g.unique_paths() {
+            // Rays fork: a piece between may block only one branch.
+            for class in SliderClass::BOTH {
+                for sniper in g.lines(class, king) & by.sliders(class) {
+                    let blockers = g.between(class, king, sniper) & occupied;
+                    let passed = g.line_passes(class, king, sniper) & occupied;
+                    safety.verify |= (blockers | passed) & own;
                 }
-                let passed = g.line_passes(class, king, sniper) & occupied;
-                safety.verify |= (blockers | passed) & own;
             }
         }
         safety
+    }
+
+    /// Looks along the line from the king on `king` to the enemy slider on
+    /// `sniper` (boards with unique paths): a checker when nothing blocks
+    /// it; a pin when one own piece alone stands between (under the passing
+    /// rule only while no passed cell is occupied, else the piece is
+    /// verified); the own pieces on passed cells are verified when only
+    /// the passing rule blocks the line. A line blocked twice, or by an
+    /// enemy piece on it, stays blocked after any move but en passant,
+    /// which is always verified.
+    #[inline(always)]
+    fn look_along(
+        &mut self,
+        pos: &Position,
+        king: Cell,
+        sniper: Cell,
+        class: SliderClass,
+        own: Bitboard,
+        checkers: &mut Bitboard,
+    ) {
+        let g = &pos.game().geometry;
+        let occupied = pos.occupied();
+        let blockers = g.between(class, king, sniper) & occupied;
+        if blockers.is_empty() {
+            if g.passing_allows(class, king, sniper, occupied) {
+                *checkers = checkers.with(sniper);
+            } else {
+                self.verify |= g.line_passes(class, king, sniper) & occupied & own;
+            }
+        } else if !blockers.has_several() && (blockers & own).nonempty() {
+            let pinned = blockers.first();
+            // A pinned piece may step onto a passed cell and block the line
+            // there: a pin mask is exact only while no passed cell is occupied.
+            let passed = g.line_passes(class, king, sniper) & occupied;
+            if passed.nonempty() {
+                self.verify = self.verify.with(pinned);
+            } else {
+                self.pinned = self.pinned.with(pinned);
+                self.pins.push(Pin {
+                    pinned,
+                    pinner: sniper,
+                    class,
+                });
+            }
+        }
     }
 
     /// The cells the pinned piece on `from` may move to: along every line it is pinned on.
@@ -588,5 +621,27 @@ impl Position {
             }
             None => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::position::Position;
+    use crate::variants::Variant;
+
+    /// Dreierschach: the white rook on f4 stands between its king on d3 and
+    /// a black bishop on j6 (diagonal d3-f4-h5-j6). The step f4-h5 passes
+    /// between g4 and g5, and a pawn stands on g5.
+    const PINNED_BESIDE_A_PASS: &str = "1nK3bK/7/8/9/10/11/12/9bB3/6bP5/5wR5/3wK6/9/8 w - - 0 1";
+
+    #[test]
+    fn a_pinned_piece_may_block_its_line_by_the_passing_rule() {
+        let pos = Position::from_fen(Variant::Dreierschach, PINNED_BESIDE_A_PASS).unwrap();
+        // On g4 the rook and the pawn on g5 block the step f4-h5.
+        assert!(pos.parse_move("f4g4").is_ok());
+        // On e4 it leaves the line open: the step d3-f4 passes between e3
+        // and e4, and e3 is empty.
+        assert!(pos.parse_move("f4e4").is_err());
+        assert!(pos.parse_move("f4f3").is_err());
     }
 }

@@ -471,7 +471,8 @@ impl Position {
             let player = Player::new(p);
             // The pawn may be of an army the player took over (Trichess).
             let pawn = self.mailbox[e.pawn.index()].filter(|piece| {
-                piece.kind() == PieceKind::Pawn && state.controller[piece.army().index()] == Some(player)
+                piece.kind() == PieceKind::Pawn
+                    && state.controller[piece.army().index()] == Some(player)
             });
             let pawn_there = pawn.is_some();
             let is_double = pawn.is_some_and(|piece| {
