@@ -370,7 +370,21 @@ impl Geometry {
             return true;
         }
         let passed = self.line_passes(class, from, to) & occupied;
-        !passed.has_several() || self.slider_reach(class, from, occupied).has(to)
+        !passed.has_several() || self.reaches_by_walk(class, from, to, occupied)
+    }
+
+    /// [`Geometry::passing_allows`] by walking the rays: the rare case of
+    /// two occupied passed cells, kept out of line.
+    #[cold]
+    #[inline(never)]
+    fn reaches_by_walk(
+        &self,
+        class: SliderClass,
+        from: Cell,
+        to: Cell,
+        occupied: Bitboard,
+    ) -> bool {
+        self.slider_reach(class, from, occupied).has(to)
     }
 
     /// Whether every ray cell is reached by one path only and no step obeys the
