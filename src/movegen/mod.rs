@@ -254,8 +254,7 @@ impl Safety {
             let pinned = blockers.first();
             // A pinned piece may step onto a passed cell and block the line
             // there: a pin mask is exact only while no passed cell is occupied.
-            let passed = g.line_passes(class, king, sniper) & occupied;
-            if passed.nonempty() {
+            if g.has_passing_rule() && (g.line_passes(class, king, sniper) & occupied).nonempty() {
                 self.verify = self.verify.with(pinned);
             } else {
                 self.pinned = self.pinned.with(pinned);
