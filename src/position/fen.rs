@@ -501,9 +501,15 @@ impl Position {
             }
         }
         // Hexenschach's phase B may start with a Rabe attacked by the player
-        // to move (the rule book's winning capture), so it is exempt.
+        // to move (the rule book's winning capture), so it is exempt. So is
+        // Trichess once a player is out: the king taken off the board at a
+        // mate or an exposure may have shielded the last mover's king, which
+        // the player to move then exposes (the game is over by rule).
+        let elimination_may_expose =
+            self.variant() == Variant::Trichess && state.out_order[0].is_some();
         if crate::rules::king_safety(self)
             && self.variant() != Variant::Hexenschach
+            && !elimination_may_expose
             && let Some(prev) = previous
             && prev != self.to_move
             && let Some(king) = self.king_of(prev)
