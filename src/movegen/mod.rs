@@ -633,6 +633,22 @@ mod tests {
     /// between g4 and g5, and a pawn stands on g5.
     const PINNED_BESIDE_A_PASS: &str = "1nK3bK/7/8/9/10/11/12/9bB3/6bP5/5wR5/3wK6/9/8 w - - 0 1";
 
+    /// The same line with nothing on it: the rook on g4 and the pawn on g5
+    /// block only the step f4-h5, by the passing rule.
+    const BLOCKING_BY_A_PASS: &str = "1nK3bK/7/8/9/10/11/12/9bB3/6bP5/6wR4/3wK6/9/8 w - - 0 1";
+
+    #[test]
+    fn a_piece_blocking_by_the_passing_rule_keeps_the_line_closed() {
+        let pos = Position::from_fen(Variant::Dreierschach, BLOCKING_BY_A_PASS).unwrap();
+        assert!(!pos.in_check());
+        // Off g4 the step f4-h5 opens, unless the rook stands on the line.
+        assert!(pos.parse_move("g4g3").is_err());
+        assert!(pos.parse_move("g4h4").is_err());
+        assert!(pos.parse_move("g4f4").is_ok());
+        // The king's own moves are not restricted by the line.
+        assert!(pos.parse_move("d3c3").is_ok());
+    }
+
     #[test]
     fn a_pinned_piece_may_block_its_line_by_the_passing_rule() {
         let pos = Position::from_fen(Variant::Dreierschach, PINNED_BESIDE_A_PASS).unwrap();
