@@ -370,21 +370,21 @@ impl Geometry {
             return true;
         }
         let passed = self.line_passes(class, from, to) & occupied;
-        !passed.has_several() || self.reaches_by_walk(class, from, to, occupied)
+        !passed.has_several() || self.slider_reach_out_of_line(class, from, occupied).has(to)
     }
 
-    /// [`Geometry::passing_allows`] by walking the rays: the rare case of
-    /// two occupied passed cells, kept out of line.
+    /// [`Geometry::slider_reach`] kept out of line, for the rare case of
+    /// [`Geometry::passing_allows`] that must walk the rays (two occupied
+    /// passed cells).
     #[cold]
     #[inline(never)]
-    fn reaches_by_walk(
+    fn slider_reach_out_of_line(
         &self,
         class: SliderClass,
         from: Cell,
-        to: Cell,
         occupied: Bitboard,
-    ) -> bool {
-        self.slider_reach(class, from, occupied).has(to)
+    ) -> Bitboard {
+        self.slider_reach(class, from, occupied)
     }
 
     /// Whether every ray cell is reached by one path only and no step obeys the
