@@ -140,6 +140,78 @@ impl Bitboard {
     pub const fn from(self, cell: Cell) -> Bitboard {
         Bitboard(self.0 & !(UP_TO[cell.index() % MAX_CELLS] ^ SINGLE[cell.index() % MAX_CELLS]))
     }
+
+    /// Which cells of `mask` this set holds, packed: bit `k` of the result
+    /// stands for the `k`-th cell of `mask` in index order. `mask` has
+    /// fewer than 64 cells.
+    #[inline(always)]
+    pub fn gather(self, mask: Bitboard) -> u64 {
+        let (low, high) = halves(self.0);
+        let (mask_low, mask_high) = halves(mask.0);
+        extract_bits(low, mask_low) | extract_bits(high, mask_high) << mask_low.count_ones()
+    }
+
+    /// The inverse of [`Bitboard::gather`]: the cells of `mask` whose place
+    /// (`k`-th in index order) has its bit set in `packed`. `mask` has
+    /// fewer than 64 cells.
+    #[inline(always)]
+    pub fn scatter(packed: u64, mask: Bitboard) -> Bitboard {
+        let (mask_low, mask_high) = halves(mask.0);
+        let low = deposit_bits(packed, mask_low);
+        let high = deposit_bits(packed >> mask_low.count_ones(), mask_high);
+        Bitboard(u128::from(low) | u128::from(high) << 64)
+    }
+}
+
+/// The low and the high 64 bits.
+#[inline(always)]
+const fn halves(bits: u128) -> (u64, u64) {
+    (bits as u64, (bits >> 64) as u64)
+}
+
+/// The bits of `value` under `mask`, packed to the low end (BMI2's `pext`).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+fn extract_bits(value: u64, mask: u64) -> u64 {
+    // SAFETY: this form is compiled only for a target with BMI2 (see `cfg`).
+    unsafe { std::arch::x86_64::_pext_u64(value, mask) }
+}
+
+/// The low bits of `value` spread to the set bits of `mask` (BMI2's `pdep`).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+fn deposit_bits(value: u64, mask: u64) -> u64 {
+    // SAFETY: this form is compiled only for a target with BMI2 (see `cfg`).
+    unsafe { std::arch::x86_64::_pdep_u64(value, mask) }
+}
+
+/// The bits of `value` under `mask`, packed to the low end (portable form).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+fn extract_bits(value: u64, mut mask: u64) -> u64 {
+    let mut packed = 0;
+    let mut place = 1;
+    while mask != 0 {
+        if value & mask & mask.wrapping_neg() != 0 {
+            packed |= place;
+        }
+        mask &= mask - 1;
+        place <<= 1;
+    }
+    packed
+}
+
+/// The low bits of `value` spread to the set bits of `mask` (portable form).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+fn deposit_bits(mut value: u64, mut mask: u64) -> u64 {
+    let mut spread = 0;
+    while mask != 0 {
+        if value & 1 != 0 {
+            spread |= mask & mask.wrapping_neg();
+        }
+        mask &= mask - 1;
+        value >>= 1;
+    }
+    spread
 }
 
 impl Iterator for Bitboard {
@@ -203,6 +275,16 @@ impl FromIterator<Cell> for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gather_packs_the_masked_cells_and_scatter_undoes_it() {
+        let mask = set(&[3, 40, 63, 64, 90, 127]);
+        let cells = set(&[0, 3, 63, 64, 100, 127]);
+        assert_eq!(cells.gather(mask), 0b101101);
+        assert_eq!(Bitboard::scatter(0b101101, mask), cells & mask);
+        assert_eq!(Bitboard::scatter(u64::MAX, mask), mask);
+        assert_eq!(Bitboard::EMPTY.gather(mask), 0);
+    }
 
     fn set(cells: &[u8]) -> Bitboard {
         cells.iter().map(|&c| Cell::new(c)).collect()

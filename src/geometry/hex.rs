@@ -165,4 +165,16 @@ mod tests {
         assert!(g.blocked_diagonal_steps(e5, both).has(g6));
         assert!(g.blocked_diagonal_steps(g6, both).has(e5));
     }
+
+    #[test]
+    fn every_diagonal_under_the_passing_rule_is_reached_without_a_walk() {
+        let g = Geometry::build(HexBoard::new(12, -5, 7).shape(true));
+        let diagonal = SliderClass::Diagonal as usize;
+        assert!(g.segments[diagonal].is_empty());
+        let rays: usize = g
+            .cells()
+            .map(|c| g.steps(SliderClass::Diagonal, c).count() as usize)
+            .sum();
+        assert_eq!(g.passing[diagonal].len(), rays);
+    }
 }

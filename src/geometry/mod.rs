@@ -15,7 +15,7 @@ pub mod square;
 use crate::bitboard::Bitboard;
 use crate::types::{Cell, MAX_CELLS};
 use ahash::AHashMap;
-use rays::{RayNode, RayPair, Segment};
+use rays::{Compiled, PassingRay, RayNode, RayPair, Segment};
 
 /// The two families of slider directions: rook-like and bishop-like.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +62,7 @@ struct CellTable {
     steps: [Bitboard; 2],
     knight: Bitboard,
     pairs: [(u32, u32); 2],
+    passing: [(u32, u32); 2],
     segments: [(u32, u32); 2],
 }
 
@@ -85,6 +86,7 @@ pub struct Geometry {
     longest_name: usize,
     cells: Bitboard,
     pairs: [Vec<RayPair>; 2],
+    passing: [Vec<PassingRay>; 2],
     segments: [Vec<Segment>; 2],
     table: PerCell<CellTable>,
     pass_steps: Option<PerCell<[PassStep; MAX_PASS_STEPS]>>,
@@ -101,6 +103,7 @@ impl Geometry {
         let cells = Bitboard::first_cells(n);
         let mut segments: [Vec<Segment>; 2] = Default::default();
         let mut pairs: [Vec<RayPair>; 2] = Default::default();
+        let mut passing: [Vec<PassingRay>; 2] = Default::default();
         let mut table = Box::new([CellTable::default(); MAX_CELLS]);
         let mut between: [Vec<Bitboard>; 2] =
             [vec![Bitboard::EMPTY; n * n], vec![Bitboard::EMPTY; n * n]];
@@ -115,10 +118,17 @@ impl Geometry {
             for (from, roots) in shape.rays[c].iter().enumerate() {
                 let start = segments[c].len() as u32;
                 let first_pair = pairs[c].len() as u32;
+                let first_passing = passing[c].len() as u32;
                 let cell = Cell::new(from as u8);
-                rays::compile(cell, roots, &mut pairs[c], &mut segments[c]);
+                let out = Compiled {
+                    pairs: &mut pairs[c],
+                    passing: &mut passing[c],
+                    segments: &mut segments[c],
+                };
+                rays::compile(cell, roots, out);
                 table[from].segments[c] = (start, segments[c].len() as u32);
                 table[from].pairs[c] = (first_pair, pairs[c].len() as u32);
+                table[from].passing[c] = (first_passing, passing[c].len() as u32);
 
                 let mut union = Bitboard::EMPTY;
                 let mut depends_on = Bitboard::EMPTY;
@@ -182,6 +192,7 @@ impl Geometry {
             longest_name,
             cells,
             pairs,
+            passing,
             segments,
             table,
             pass_steps: has_passing.then_some(pass_steps),
@@ -237,6 +248,10 @@ impl Geometry {
         let mut reached = Bitboard::EMPTY;
         for pair in &self.pairs[c][first_pair as usize..end_pair as usize] {
             reached |= pair.reach(occupied);
+        }
+        let (first_passing, end_passing) = entry.passing[c];
+        for ray in &self.passing[c][first_passing as usize..end_passing as usize] {
+            reached |= ray.reach(occupied);
         }
         let (start, end) = entry.segments[c];
         let segments = &self.segments[c][start as usize..end as usize];

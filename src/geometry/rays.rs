@@ -4,6 +4,9 @@
 //! board makes it **fork** (the section boards split rays at the middle).
 //! Each step may carry the two cells it **passes between** (Dreierschach's
 //! passing rule). A ray is described as a [`RayNode`] tree and compiled into
+//! the cheapest form that fits it: [`RayPair`]s (two opposite straight rays,
+//! one obstruction difference), [`PassingRay`]s (a straight ray under the
+//! passing rule, a few bit gathers without a branch per step), or else
 //! [`Segment`]s: runs of cells whose indices grow (or shrink) along the ray,
 //! so that the first blocker of a run is one bit scan away.
 
@@ -128,10 +131,98 @@ impl RayPair {
     }
 }
 
+/// An unbranched ray every step of which obeys the passing rule (the hex
+/// diagonals of Dreierschach), with its cells and both sets of passed cells
+/// each monotonic in index order along the ray. Its reach is found without
+/// walking it: the occupancy of the three sets is gathered into step order
+/// ([`Bitboard::gather`]), where the first piece and the first closed step
+/// are one bit operation away.
+#[derive(Clone, Copy, Debug)]
+pub struct PassingRay {
+    /// The cells of the ray.
+    pub cells: Bitboard,
+    /// For each step, one of the two cells it passes between ...
+    pub first_passed: Bitboard,
+    /// ... and the other.
+    pub second_passed: Bitboard,
+    /// Whether indices grow along the ray (else they shrink).
+    pub ascending: bool,
+}
+
+impl PassingRay {
+    /// The cells of the ray a slider reaches when `occupied` is the board:
+    /// up to the first occupied cell (included) and short of the first step
+    /// whose two passed cells are both occupied.
+    #[inline(always)]
+    pub fn reach(&self, occupied: Bitboard) -> Bitboard {
+        // Bit k stands for the k-th step in index order.
+        let pieces = occupied.gather(self.cells);
+        let closed = occupied.gather(self.first_passed) & occupied.gather(self.second_passed);
+        let kept = if self.ascending {
+            let first_piece = pieces & pieces.wrapping_neg();
+            let first_closed = closed & closed.wrapping_neg();
+            (first_piece ^ first_piece.wrapping_sub(1)) & first_closed.wrapping_sub(1)
+        } else {
+            // Steps up to and including the highest set bit of `bits`.
+            let through = |bits: u64| u64::BITS - bits.leading_zeros();
+            (u64::MAX << through(pieces).saturating_sub(1))
+                & u64::MAX.checked_shl(through(closed)).unwrap_or(0)
+        };
+        Bitboard::scatter(kept, self.cells)
+    }
+
+    /// The ray from `root` as a passing ray, if it is one: unbranched, every
+    /// step passing between two cells, each of its three sets of cells
+    /// monotonic the same way, and short enough to gather into 64 bits.
+    fn of(root: &RayNode) -> Option<PassingRay> {
+        let mut steps = Vec::new();
+        let mut node = root;
+        loop {
+            steps.push((node.cell, node.passes_between?));
+            match node.children.as_slice() {
+                [] => break,
+                [only] => node = only,
+                _ => return None,
+            }
+        }
+        let ascending = steps.len() < 2 || steps[0].0 < steps[1].0;
+        let monotonic = |cell: &dyn Fn(usize) -> Cell| {
+            (1..steps.len()).all(|i| (cell(i - 1) < cell(i)) == ascending && cell(i - 1) != cell(i))
+        };
+        let fits = steps.len() < u64::BITS as usize;
+        (fits
+            && monotonic(&|i| steps[i].0)
+            && monotonic(&|i| steps[i].1.0)
+            && monotonic(&|i| steps[i].1.1))
+        .then(|| PassingRay {
+            cells: steps.iter().map(|s| s.0).collect(),
+            first_passed: steps.iter().map(|s| s.1.0).collect(),
+            second_passed: steps.iter().map(|s| s.1.1).collect(),
+            ascending,
+        })
+    }
+}
+
+/// Where one cell's compiled rays of one class go.
+pub struct Compiled<'a> {
+    /// Pairs of opposite unbranched rays without passing-rule steps.
+    pub pairs: &'a mut Vec<RayPair>,
+    /// Unbranched rays whose every step obeys the passing rule.
+    pub passing: &'a mut Vec<PassingRay>,
+    /// Everything else, as segments.
+    pub segments: &'a mut Vec<Segment>,
+}
+
 /// Compiles one cell's rays of one class (`roots`, from `start`): unbranched
 /// rays without passing-rule steps are paired into [`RayPair`]s where one
-/// runs below and one above `start`; all others become [`Segment`]s.
-pub fn compile(start: Cell, roots: &[RayNode], pairs: &mut Vec<RayPair>, out: &mut Vec<Segment>) {
+/// runs below and one above `start`, unbranched rays that obey the passing
+/// rule at every step become [`PassingRay`]s, all others [`Segment`]s.
+pub fn compile(start: Cell, roots: &[RayNode], out: Compiled) {
+    let Compiled {
+        pairs,
+        passing,
+        segments,
+    } = out;
     let mut lower = Vec::new();
     let mut upper = Vec::new();
     let mut rest = Vec::new();
@@ -150,7 +241,10 @@ pub fn compile(start: Cell, roots: &[RayNode], pairs: &mut Vec<RayPair>, out: &m
         });
     }
     for root in lower.into_iter().chain(upper).chain(rest) {
-        compile_run(root, out);
+        match PassingRay::of(root) {
+            Some(ray) => passing.push(ray),
+            None => compile_run(root, segments),
+        }
     }
 }
 
@@ -223,6 +317,58 @@ mod tests {
         Cell::new(i)
     }
 
+    fn compiled(start: Cell, roots: &[RayNode]) -> (Vec<RayPair>, Vec<PassingRay>, Vec<Segment>) {
+        let (mut pairs, mut passing, mut segments) = (Vec::new(), Vec::new(), Vec::new());
+        let out = Compiled {
+            pairs: &mut pairs,
+            passing: &mut passing,
+            segments: &mut segments,
+        };
+        compile(start, roots, out);
+        (pairs, passing, segments)
+    }
+
+    /// A chain from `cells[0]` on whose every step passes between `passed`.
+    fn passing_chain(cells: &[u8], passed: &[(u8, u8)]) -> RayNode {
+        let (&first, rest) = cells.split_first().unwrap();
+        RayNode {
+            cell: c(first),
+            passes_between: Some((c(passed[0].0), c(passed[0].1))),
+            children: if rest.is_empty() {
+                Vec::new()
+            } else {
+                vec![passing_chain(rest, &passed[1..])]
+            },
+        }
+    }
+
+    #[test]
+    fn a_passing_ray_stops_at_a_piece_and_before_a_closed_step() {
+        let set = |cells: &[u8]| cells.iter().map(|&i| c(i)).collect::<Bitboard>();
+        // Up: 20 -> 30 -> 40 -> 50, the steps passing between 14|16, 24|26, 34|36, 44|46.
+        let up = passing_chain(&[20, 30, 40, 50], &[(14, 16), (24, 26), (34, 36), (44, 46)]);
+        // Down: 8 -> 6 -> 4, passing between 9|1, 7|0, 5|2 (the second set is not monotonic).
+        let down = passing_chain(&[8, 6, 4], &[(9, 1), (7, 0), (5, 3)]);
+        let down_monotonic = passing_chain(&[8, 6, 4], &[(9, 3), (7, 2), (5, 1)]);
+        let (_, passing, segments) = compiled(c(10), &[up, down, down_monotonic]);
+        assert_eq!((passing.len(), segments.len()), (2, 3), "one ray is walked");
+        // The second is the monotonic one: passing between 9|3, 7|2, 5|1.
+        let (up, down) = (passing[0], passing[1]);
+        for (ray, occupied) in [(up, set(&[])), (down, set(&[]))] {
+            assert_eq!(ray.reach(occupied), ray.cells);
+        }
+        assert_eq!(up.reach(set(&[40])), set(&[20, 30, 40]));
+        assert_eq!(up.reach(set(&[24, 26])), set(&[20]));
+        assert_eq!(up.reach(set(&[14, 16])), set(&[]));
+        assert_eq!(up.reach(set(&[24, 36, 44, 46])), set(&[20, 30, 40]));
+        assert_eq!(up.reach(set(&[30, 44, 46])), set(&[20, 30]));
+        assert_eq!(down.reach(set(&[6])), set(&[8, 6]));
+        assert_eq!(down.reach(set(&[7, 2])), set(&[8]));
+        assert_eq!(down.reach(set(&[9, 3])), set(&[]));
+        assert_eq!(down.reach(set(&[7, 5, 1])), set(&[8, 6]));
+        assert_eq!(down.reach(set(&[9, 2, 5])), set(&[8, 6, 4]));
+    }
+
     fn compile_all(roots: &[RayNode], out: &mut Vec<Segment>) {
         for root in roots {
             compile_run(root, out);
@@ -282,18 +428,11 @@ mod tests {
         // A line 1 2 3 [5] 6 7 8 through start cell 5.
         let down = RayNode::chain(&[c(3), c(2), c(1)]).unwrap();
         let up = RayNode::chain(&[c(6), c(7), c(8)]).unwrap();
-        let (mut pairs, mut segs) = (Vec::new(), Vec::new());
-        compile(c(5), &[down, up], &mut pairs, &mut segs);
+        let (pairs, _, segs) = compiled(c(5), &[down, up]);
         assert_eq!((pairs.len(), segs.len()), (1, 0));
         // A ray above the start whose indices shrink is not paired.
         let turned = RayNode::chain(&[c(40), c(30), c(20)]).unwrap();
-        let (mut p2, mut s2) = (Vec::new(), Vec::new());
-        compile(
-            c(5),
-            &[RayNode::chain(&[c(3)]).unwrap(), turned],
-            &mut p2,
-            &mut s2,
-        );
+        let (p2, _, s2) = compiled(c(5), &[RayNode::chain(&[c(3)]).unwrap(), turned]);
         assert_eq!((p2.len(), s2.len()), (0, 2));
         let set = |cells: &[u8]| cells.iter().map(|&i| c(i)).collect::<Bitboard>();
         assert_eq!(pairs[0].reach(Bitboard::EMPTY), set(&[1, 2, 3, 6, 7, 8]));
