@@ -86,7 +86,8 @@ pub(crate) struct Worker<'a> {
 
 /// Entries of each thread's cache of the evaluation's activity part: small
 /// enough (128 KB) to stay in the processor's second-level cache, where a
-/// 1 MB cache missed it on most lookups.
+/// 1 MB cache missed it on most lookups. A power of two: a key's slot is
+/// its low bits.
 const ACTIVITY_CACHE: usize = 1 << 12;
 
 /// Which moves a frame holds.
@@ -288,8 +289,12 @@ impl<'a> Worker<'a> {
                 count += 1;
             }
         }
-        (scores[self.root.index()] - others / count.max(1))
-            .clamp(-DECIDED_SCORE + 1, DECIDED_SCORE - 1)
+        // Dividing by a count known to be 1 or 2 costs no division.
+        let average = match count {
+            2 => others / 2,
+            n => others / n.max(1),
+        };
+        (scores[self.root.index()] - average).clamp(-DECIDED_SCORE + 1, DECIDED_SCORE - 1)
     }
 
     /// The static value for the side to move, computed in full only when
@@ -341,7 +346,7 @@ impl<'a> Worker<'a> {
     /// The activity part of the evaluation, through a small per-thread cache.
     fn activity(&mut self) -> [i32; MAX_PLAYERS] {
         let key = self.pos.hash();
-        let slot = key as usize % self.activity_cache.len();
+        let slot = key as usize & (ACTIVITY_CACHE - 1);
         if let Some((k, v)) = self.activity_cache[slot]
             && k == key
         {
