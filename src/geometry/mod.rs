@@ -249,15 +249,17 @@ impl Geometry {
         for pair in &self.pairs[c][first_pair as usize..end_pair as usize] {
             reached |= pair.reach(occupied);
         }
-        let (first_passing, end_passing) = entry.passing[c];
-        for ray in &self.passing[c][first_passing as usize..end_passing as usize] {
-            reached |= ray.reach(occupied);
+        let passing = self.pass_steps.is_some();
+        if passing {
+            let (first_passing, end_passing) = entry.passing[c];
+            for ray in &self.passing[c][first_passing as usize..end_passing as usize] {
+                reached |= ray.reach(occupied);
+            }
         }
         let (start, end) = entry.segments[c];
         let segments = &self.segments[c][start as usize..end as usize];
         let offset = start as usize;
         let mut i = 0;
-        let passing = self.pass_steps.is_some();
         while let Some(segment) = segments.get(i) {
             if passing && segment.pass_blocked(occupied) {
                 i = segment.skip as usize - offset;
