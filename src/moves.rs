@@ -9,11 +9,11 @@ use arrayvec::ArrayVec;
 pub enum MoveKind {
     /// A plain move or capture (including promotions).
     Normal = 0,
-    /// A pawn's two-cell move; [`Move::aux`] is the cell it passes over.
+    /// A pawn's two-cell move; [`Move::aux_cell`] is the cell it passes over.
     DoubleStep = 1,
-    /// An en-passant capture; [`Move::aux`] is the captured pawn's cell.
+    /// An en-passant capture; [`Move::aux_cell`] is the captured pawn's cell.
     EnPassant = 2,
-    /// Castling written as the king's move; [`Move::aux`] is the castling's index.
+    /// Castling written as the king's move; [`Move::castle_index`] is the castling's index.
     Castle = 3,
     /// A pass (`0000`), where the game allows one.
     Pass = 4,

@@ -223,7 +223,7 @@ impl MoveSink for StaticChoice<'_> {
 /// buffer that grows once and is reused (no fixed-size list is copied per node).
 ///
 /// Each move's ordering key is packed with its place in the buffer into one
-/// `u64` ([`pack`]), so that the best move left in a frame (the first one
+/// `u64` (`pack`), so that the best move left in a frame (the first one
 /// on equal keys) is a plain maximum over the frame's packed keys.
 #[derive(Default)]
 pub struct MoveStack {
