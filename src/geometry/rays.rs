@@ -347,7 +347,7 @@ mod tests {
         let set = |cells: &[u8]| cells.iter().map(|&i| c(i)).collect::<Bitboard>();
         // Up: 20 -> 30 -> 40 -> 50, the steps passing between 14|16, 24|26, 34|36, 44|46.
         let up = passing_chain(&[20, 30, 40, 50], &[(14, 16), (24, 26), (34, 36), (44, 46)]);
-        // Down: 8 -> 6 -> 4, passing between 9|1, 7|0, 5|2 (the second set is not monotonic).
+        // Down: 8 -> 6 -> 4, passing between 9|1, 7|0, 5|3 (the second set is not monotonic).
         let down = passing_chain(&[8, 6, 4], &[(9, 1), (7, 0), (5, 3)]);
         let down_monotonic = passing_chain(&[8, 6, 4], &[(9, 3), (7, 2), (5, 1)]);
         let (_, passing, segments) = compiled(c(10), &[up, down, down_monotonic]);
