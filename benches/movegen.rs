@@ -1,12 +1,16 @@
 //! Move generation and make/unmake on a few chess positions, reported as
-//! moves per second.
+//! moves per second; and move generation and the evaluation's mobility on
+//! positions from random games of every game, reported as positions per
+//! second.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 use triskel::bench::{KIWIPETE, MIDDLEGAME, PROMOTIONS, ROOK_ENDGAME};
+use triskel::movegen::MoveCounter;
 use triskel::moves::MoveList;
 use triskel::position::Position;
+use triskel::search::eval::ReachCache;
 use triskel::variants::Variant;
 
 /// The positions measured: opening, tactics, endgame, promotions, middlegame.
@@ -73,12 +77,94 @@ fn make_unmake(c: &mut Criterion) {
     group.finish();
 }
 
+/// Positions from random games of `variant`: every fourth position from
+/// ply 8 to 60 of games whose moves a fixed-seed generator picks, so that
+/// every run measures the same positions.
+fn random_positions(variant: Variant, count: usize) -> Vec<Position> {
+    const FIRST_PLY: usize = 8;
+    const LAST_PLY: usize = 60;
+    const EVERY: usize = 4;
+    let mut seed: u64 = 0x7269_736b_656c;
+    let mut positions = Vec::with_capacity(count);
+    while positions.len() < count {
+        let mut pos = Position::start(variant);
+        for ply in 1..=LAST_PLY {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // A linear congruential generator (Knuth's MMIX constants).
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            pos.make(moves[(seed >> 33) as usize % moves.len()]);
+            if ply >= FIRST_PLY && ply % EVERY == 0 && positions.len() < count {
+                positions.push(pos.clone());
+            }
+        }
+    }
+    positions
+}
+
+/// Per game, over the same random positions: the legal moves counted, the
+/// captures generated, and the evaluation's mobility worked out from
+/// scratch (every reach computed). A thousand positions: over a couple of
+/// hundred, measured again and again, the processor learns where each
+/// walk along a ray stops, and the cost of its wrong guesses in a search
+/// (where positions do not repeat) disappears from the figures.
+fn every_game(c: &mut Criterion) {
+    const POSITIONS: usize = 1000;
+    let mut group = c.benchmark_group("random-positions");
+    group.throughput(Throughput::Elements(POSITIONS as u64));
+    for variant in Variant::ALL.into_iter().filter(|v| v.is_playable()) {
+        let positions = random_positions(variant, POSITIONS);
+        group.bench_with_input(
+            BenchmarkId::new("legal", variant.id()),
+            &positions,
+            |b, positions| {
+                b.iter(|| {
+                    positions
+                        .iter()
+                        .map(|p| black_box(p).count_moves())
+                        .sum::<u64>()
+                })
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("captures", variant.id()),
+            &positions,
+            |b, positions| {
+                b.iter(|| {
+                    let mut counter = MoveCounter::default();
+                    for p in positions {
+                        black_box(p).generate_tactical(&mut counter);
+                    }
+                    counter.0
+                })
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("mobility", variant.id()),
+            &positions,
+            |b, positions| {
+                b.iter(|| {
+                    positions
+                        .iter()
+                        .map(|p| ReachCache::default().activity(black_box(p))[0])
+                        .sum::<i32>()
+                })
+            },
+        );
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .sample_size(30)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
-    targets = generation, make_unmake
+    targets = generation, make_unmake, every_game
 }
 criterion_main!(benches);
