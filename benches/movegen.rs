@@ -11,6 +11,7 @@ use triskel::movegen::MoveCounter;
 use triskel::moves::MoveList;
 use triskel::position::Position;
 use triskel::search::eval::ReachCache;
+use triskel::tournament::player::SeededRng;
 use triskel::variants::Variant;
 
 /// The positions measured: opening, tactics, endgame, promotions, middlegame.
@@ -77,6 +78,9 @@ fn make_unmake(c: &mut Criterion) {
     group.finish();
 }
 
+/// The seed of the random games the positions come from.
+const RANDOM_POSITIONS_SEED: u64 = 1;
+
 /// Positions from random games of `variant`: every fourth position from
 /// ply 8 to 60 of games whose moves a fixed-seed generator picks, so that
 /// every run measures the same positions.
@@ -84,7 +88,7 @@ fn random_positions(variant: Variant, count: usize) -> Vec<Position> {
     const FIRST_PLY: usize = 8;
     const LAST_PLY: usize = 60;
     const EVERY: usize = 4;
-    let mut seed: u64 = 0x7269_736b_656c;
+    let mut rng = SeededRng::new(RANDOM_POSITIONS_SEED);
     let mut positions = Vec::with_capacity(count);
     while positions.len() < count {
         let mut pos = Position::start(variant);
@@ -93,11 +97,7 @@ fn random_positions(variant: Variant, count: usize) -> Vec<Position> {
             if moves.is_empty() {
                 break;
             }
-            // A linear congruential generator (Knuth's MMIX constants).
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            pos.make(moves[(seed >> 33) as usize % moves.len()]);
+            pos.make(moves[rng.below(moves.len())]);
             if ply >= FIRST_PLY && ply % EVERY == 0 && positions.len() < count {
                 positions.push(pos.clone());
             }

@@ -89,6 +89,7 @@ pub(crate) struct Worker<'a> {
 /// 1 MB cache missed it on most lookups. A power of two: a key's slot is
 /// its low bits.
 const ACTIVITY_CACHE: usize = 1 << 12;
+const _: () = assert!(ACTIVITY_CACHE.is_power_of_two());
 
 /// Which moves a frame holds.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -289,10 +290,12 @@ impl<'a> Worker<'a> {
                 count += 1;
             }
         }
-        // Dividing by a count known to be 1 or 2 costs no division.
+        // The count is 1 or 2 (no opponent: nothing to average): division
+        // by a constant, not by a variable.
         let average = match count {
+            0 | 1 => others,
             2 => others / 2,
-            n => others / n.max(1),
+            n => others / n,
         };
         (scores[self.root.index()] - average).clamp(-DECIDED_SCORE + 1, DECIDED_SCORE - 1)
     }

@@ -1,31 +1,16 @@
-//! Random games for the differential tests: a small deterministic random
-//! generator, and games of random legal moves that prefer captures now and
-//! then so that they reach sparse positions, eliminations and promotions.
+//! Random games for the differential tests: games of random legal moves
+//! (drawn from the engine's seeded generator, so that failures reproduce)
+//! that prefer captures now and then so that they reach sparse positions,
+//! eliminations and promotions.
 //! Included by the tests with `#[path = "data/random_games.rs"] mod random_games;`.
 
 use triskel::moves::Move;
 use triskel::position::{AfterMate, Position};
+use triskel::tournament::player::SeededRng;
 use triskel::variants::Variant;
 
 /// Plies per random game at most.
 pub const MAX_PLIES: usize = 120;
-
-/// A small deterministic generator (SplitMix64) so failures reproduce.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// The rule modes a game is played under: Trichess's three ways to go on
 /// after a mate, the one mode of every other game.
@@ -46,7 +31,7 @@ pub fn play_random_game(
     seed: u64,
     mut visit: impl FnMut(&Position, Option<Move>),
 ) {
-    let mut rng = Rng(seed);
+    let mut rng = SeededRng::new(seed);
     let mut pos = Position::start(variant);
     pos.set_after_mate(after_mate);
     for _ in 0..MAX_PLIES {
