@@ -57,8 +57,6 @@ struct PassStep {
 #[derive(Clone, Copy, Default)]
 struct CellTable {
     lines: [Bitboard; 2],
-    reach_depends_on: [Bitboard; 2],
-    reach_dependents: [Bitboard; 2],
     steps: [Bitboard; 2],
     knight: Bitboard,
     pairs: [(u32, u32); 2],
@@ -131,7 +129,6 @@ impl Geometry {
                 table[from].passing[c] = (first_passing, passing[c].len() as u32);
 
                 let mut union = Bitboard::EMPTY;
-                let mut depends_on = Bitboard::EMPTY;
                 let mut seen = Bitboard::EMPTY;
                 for root in roots {
                     root.visit_paths(&mut |node, before, passes| {
@@ -141,14 +138,12 @@ impl Geometry {
                         }
                         seen = seen.with(node.cell);
                         union = union.with(node.cell);
-                        depends_on |= passes.with(node.cell);
                         between[c][key] |= before;
                         line_passes[c][key] |= passes;
                         has_passing |= passes.nonempty();
                     });
                 }
                 table[from].lines[c] = union;
-                table[from].reach_depends_on[c] = depends_on;
                 table[from].steps[c] = roots.iter().map(|r| r.cell).collect();
 
                 let mut k = 0;
@@ -164,15 +159,6 @@ impl Geometry {
                         };
                         k += 1;
                     }
-                }
-            }
-        }
-        for class in SliderClass::BOTH {
-            let c = class as usize;
-            for slider in 0..n {
-                for cell in table[slider].reach_depends_on[c] {
-                    let entry = &mut table[cell.index()].reach_dependents[c];
-                    *entry = entry.with(Cell::new(slider as u8));
                 }
             }
         }
@@ -242,6 +228,31 @@ impl Geometry {
     /// occupied cell, obeying the passing rule where the board has it.
     #[inline(always)]
     pub fn slider_reach(&self, class: SliderClass, from: Cell, occupied: Bitboard) -> Bitboard {
+        self.slider_reach_in::<false>(class, from, occupied).0
+    }
+
+    /// [`Geometry::slider_reach`], and the cells it depends on when
+    /// `occupied` is the board: the cells reached (the first piece on a ray
+    /// included) and the cells the steps looked at pass between. While none
+    /// of them fills or empties, the reach stays the same.
+    #[inline(always)]
+    pub fn slider_reach_watched(
+        &self,
+        class: SliderClass,
+        from: Cell,
+        occupied: Bitboard,
+    ) -> (Bitboard, Bitboard) {
+        self.slider_reach_in::<true>(class, from, occupied)
+    }
+
+    /// The reach, and (if `WATCHED`) the cells it depends on.
+    #[inline(always)]
+    fn slider_reach_in<const WATCHED: bool>(
+        &self,
+        class: SliderClass,
+        from: Cell,
+        occupied: Bitboard,
+    ) -> (Bitboard, Bitboard) {
         let c = class as usize;
         let entry = self.entry(from);
         let (first_pair, end_pair) = entry.pairs[c];
@@ -249,11 +260,19 @@ impl Geometry {
         for pair in &self.pairs[c][first_pair as usize..end_pair as usize] {
             reached |= pair.reach(occupied);
         }
+        // Outside passing-rule steps a reach depends on its own cells alone.
+        let mut watched = reached;
         let passing = self.pass_steps.is_some();
         if passing {
             let (first_passing, end_passing) = entry.passing[c];
             for ray in &self.passing[c][first_passing as usize..end_passing as usize] {
-                reached |= ray.reach(occupied);
+                if WATCHED {
+                    let (cells, depends_on) = ray.reach_watched(occupied);
+                    reached |= cells;
+                    watched |= depends_on;
+                } else {
+                    reached |= ray.reach(occupied);
+                }
             }
         }
         let (start, end) = entry.segments[c];
@@ -261,41 +280,31 @@ impl Geometry {
         let offset = start as usize;
         let mut i = 0;
         while let Some(segment) = segments.get(i) {
+            if WATCHED {
+                watched |= segment.passes_between;
+            }
             if passing && segment.pass_blocked(occupied) {
                 i = segment.skip as usize - offset;
                 continue;
             }
             let (cells, blocked) = segment.reach(occupied);
             reached |= cells;
+            if WATCHED {
+                watched |= cells;
+            }
             i = if blocked {
                 segment.skip as usize - offset
             } else {
                 i + 1
             };
         }
-        reached
+        (reached, watched)
     }
 
     /// Every cell on the rays of `class` from `from` on an empty board.
     #[inline(always)]
     pub fn lines(&self, class: SliderClass, from: Cell) -> Bitboard {
         self.entry(from).lines[class as usize]
-    }
-
-    /// The cells whose occupancy decides [`Geometry::slider_reach`] of
-    /// `class` from `from`: every ray cell and every cell a step passes
-    /// between. While none of them changes, the reach stays the same.
-    #[inline(always)]
-    pub fn reach_depends_on(&self, class: SliderClass, from: Cell) -> Bitboard {
-        self.entry(from).reach_depends_on[class as usize]
-    }
-
-    /// The cells from which the reach of a `class` slider depends on
-    /// `cell` (the inverse of [`Geometry::reach_depends_on`]): where a
-    /// slider must look again when `cell` fills or empties.
-    #[inline(always)]
-    pub fn reach_dependents(&self, class: SliderClass, cell: Cell) -> Bitboard {
-        self.entry(cell).reach_dependents[class as usize]
     }
 
     /// The first cell of every ray of `class` from `from`: one step.
@@ -469,21 +478,19 @@ mod tests {
     }
 
     #[test]
-    fn reach_depends_only_on_its_cells() {
+    fn a_reach_changes_only_with_a_watched_cell() {
         for v in Variant::ALL {
             let g = &v.game().geometry;
             for occupied in occupancies(g) {
                 for from in g.cells() {
                     for class in SliderClass::BOTH {
-                        let reach = g.slider_reach(class, from, occupied);
-                        for other in g.reach_depends_on(class, from) {
-                            assert!(g.reach_dependents(class, other).has(from));
-                        }
-                        for other in g.cells() & !g.reach_depends_on(class, from) {
+                        let (reach, watched) = g.slider_reach_watched(class, from, occupied);
+                        assert_eq!(reach, g.slider_reach(class, from, occupied));
+                        for other in g.cells() & !watched {
                             let toggled = occupied ^ Bitboard::from_cell(other);
                             assert_eq!(
-                                g.slider_reach(class, from, toggled),
-                                reach,
+                                g.slider_reach_watched(class, from, toggled),
+                                (reach, watched),
                                 "{v}: {class:?} from {} changes with {}",
                                 g.name(from),
                                 g.name(other)

@@ -155,10 +155,35 @@ impl PassingRay {
     /// whose two passed cells are both occupied.
     #[inline(always)]
     pub fn reach(&self, occupied: Bitboard) -> Bitboard {
-        // Bit k stands for the k-th step in index order.
+        Bitboard::scatter(self.kept_steps(occupied), self.cells)
+    }
+
+    /// [`PassingRay::reach`], and the cells its reach depends on: the cells
+    /// and passed cells of every step up to the one that stopped the ray.
+    /// While none of those changes, the reach stays the same.
+    #[inline(always)]
+    pub fn reach_watched(&self, occupied: Bitboard) -> (Bitboard, Bitboard) {
+        let kept = self.kept_steps(occupied);
+        // The kept steps and the next one along the ray (bits beyond the
+        // ray's steps are ignored by the scatter).
+        let looked_at = if self.ascending {
+            kept << 1 | 1
+        } else {
+            kept | kept >> 1
+        };
+        let reach = Bitboard::scatter(kept, self.cells);
+        let passed = Bitboard::scatter(looked_at, self.first_passed)
+            | Bitboard::scatter(looked_at, self.second_passed);
+        (reach, reach | passed)
+    }
+
+    /// The steps (bit k: the k-th in index order) a slider takes when
+    /// `occupied` is the board; bits beyond the ray's steps may be set.
+    #[inline(always)]
+    fn kept_steps(&self, occupied: Bitboard) -> u64 {
         let pieces = occupied.gather(self.cells);
         let closed = occupied.gather(self.first_passed) & occupied.gather(self.second_passed);
-        let kept = if self.ascending {
+        if self.ascending {
             let first_piece = pieces & pieces.wrapping_neg();
             let first_closed = closed & closed.wrapping_neg();
             (first_piece ^ first_piece.wrapping_sub(1)) & first_closed.wrapping_sub(1)
@@ -167,8 +192,7 @@ impl PassingRay {
             let through = |bits: u64| u64::BITS - bits.leading_zeros();
             (u64::MAX << through(pieces).saturating_sub(1))
                 & u64::MAX.checked_shl(through(closed)).unwrap_or(0)
-        };
-        Bitboard::scatter(kept, self.cells)
+        }
     }
 
     /// The ray from `root` as a passing ray, if it is one: unbranched, every
@@ -367,6 +391,19 @@ mod tests {
         assert_eq!(down.reach(set(&[9, 3])), set(&[]));
         assert_eq!(down.reach(set(&[7, 5, 1])), set(&[8, 6]));
         assert_eq!(down.reach(set(&[9, 2, 5])), set(&[8, 6, 4]));
+        // The cells watched: those of the steps taken and of the closed one.
+        assert_eq!(
+            up.reach_watched(set(&[24, 26])),
+            (set(&[20]), set(&[20, 14, 16, 24, 26]))
+        );
+        assert_eq!(
+            down.reach_watched(set(&[7, 2])),
+            (set(&[8]), set(&[8, 9, 3, 7, 2]))
+        );
+        assert_eq!(
+            up.reach_watched(set(&[])).1,
+            up.cells | up.first_passed | up.second_passed
+        );
     }
 
     fn compile_all(roots: &[RayNode], out: &mut Vec<Segment>) {

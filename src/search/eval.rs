@@ -245,9 +245,9 @@ pub fn evaluate_with(pos: &Position, cache: &mut ReachCache) -> [i32; MAX_PLAYER
 
 /// The cells each officer reached in the position evaluated last, so that
 /// the next evaluation recomputes only the pieces that moved or arrived and
-/// the sliders whose rays (or passed-between cells) changed occupancy. A
-/// search evaluates positions that differ in a few cells, so most reaches
-/// carry over.
+/// the sliders one of whose watched cells (those their reach depends on)
+/// filled or emptied. A search evaluates positions that differ in a few
+/// cells, so most reaches carry over.
 pub struct ReachCache {
     /// The board the stored reaches belong to.
     occupied: Bitboard,
@@ -256,6 +256,8 @@ pub struct ReachCache {
     stored: [Bitboard; PieceKind::OFFICERS.len()],
     /// The stored reach, per cell.
     reach: [Bitboard; MAX_CELLS],
+    /// The cells the stored reach depends on, per cell.
+    watched: [Bitboard; MAX_CELLS],
 }
 
 impl Default for ReachCache {
@@ -264,6 +266,7 @@ impl Default for ReachCache {
             occupied: Bitboard::EMPTY,
             stored: [Bitboard::EMPTY; PieceKind::OFFICERS.len()],
             reach: [Bitboard::EMPTY; MAX_CELLS],
+            watched: [Bitboard::EMPTY; MAX_CELLS],
         }
     }
 }
@@ -310,33 +313,52 @@ impl ReachCache {
     }
 
     /// Brings the stored reaches up to date for the officers of
-    /// `in_game_pieces`: recomputes those that are new on their cell and the
-    /// sliders whose reach depends on a cell that filled or emptied.
+    /// `in_game_pieces`: recomputes those that are new on their cell and
+    /// those with a watched cell that filled or emptied.
     fn update(&mut self, pos: &Position, in_game_pieces: Bitboard) {
-        let g = &pos.game().geometry;
         let occupied = pos.occupied();
-        let mut affected = [Bitboard::EMPTY; 2];
-        for cell in occupied ^ self.occupied {
-            for class in SliderClass::BOTH {
-                affected[class as usize] |= g.reach_dependents(class, cell);
-            }
-        }
-        let diagonal = affected[SliderClass::Diagonal as usize];
-        let straight = affected[SliderClass::Straight as usize];
+        let changed = occupied ^ self.occupied;
         for (i, kind) in PieceKind::OFFICERS.into_iter().enumerate() {
             let pieces = pos.kind(kind) & in_game_pieces;
-            let affected_here = match kind {
-                PieceKind::Bishop => diagonal,
-                PieceKind::Rook => straight,
-                PieceKind::Queen => diagonal | straight,
-                _ => Bitboard::EMPTY,
-            };
-            for from in pieces & (!self.stored[i] | affected_here) {
-                self.reach[from.index() % MAX_CELLS] = pos.reach(kind, from, occupied);
+            let mut stale = pieces & !self.stored[i];
+            if changed.nonempty() {
+                for from in pieces & self.stored[i] {
+                    if (self.watched[from.index() % MAX_CELLS] & changed).nonempty() {
+                        stale = stale.with(from);
+                    }
+                }
+            }
+            for from in stale {
+                let (reach, watched) = officer_reach_watched(pos, kind, from, occupied);
+                self.reach[from.index() % MAX_CELLS] = reach;
+                self.watched[from.index() % MAX_CELLS] = watched;
             }
             self.stored[i] = pieces;
         }
         self.occupied = occupied;
+    }
+}
+
+/// The reach of the officer of `kind` on `from` (as [`Position::reach`]),
+/// and the cells it depends on (none for a leaper).
+#[inline(always)]
+fn officer_reach_watched(
+    pos: &Position,
+    kind: PieceKind,
+    from: Cell,
+    occupied: Bitboard,
+) -> (Bitboard, Bitboard) {
+    let g = &pos.game().geometry;
+    let slider = |class| g.slider_reach_watched(class, from, occupied);
+    match kind {
+        PieceKind::Bishop => slider(SliderClass::Diagonal),
+        PieceKind::Rook => slider(SliderClass::Straight),
+        PieceKind::Queen => {
+            let (straight, straight_watched) = slider(SliderClass::Straight);
+            let (diagonal, diagonal_watched) = slider(SliderClass::Diagonal);
+            (straight | diagonal, straight_watched | diagonal_watched)
+        }
+        _ => (pos.reach(kind, from, occupied), Bitboard::EMPTY),
     }
 }
 
