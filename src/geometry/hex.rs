@@ -171,10 +171,22 @@ mod tests {
         let g = Geometry::build(HexBoard::new(12, -5, 7).shape(true));
         let diagonal = SliderClass::Diagonal as usize;
         assert!(g.segments[diagonal].is_empty());
+        // Every ray is part of a line, and opposite rays share one where
+        // the board has both.
         let rays: usize = g
             .cells()
             .map(|c| g.steps(SliderClass::Diagonal, c).count() as usize)
             .sum();
-        assert_eq!(g.passing[diagonal].len(), rays);
+        let line_rays: usize = g.passing[diagonal]
+            .iter()
+            .map(|line| {
+                line.start().min(1) as usize + usize::from(line.start() + 1 < line.cells.count())
+            })
+            .sum();
+        assert_eq!(line_rays, rays);
+        assert!(
+            g.passing[diagonal].len() * 10 < rays * 6,
+            "most rays are paired"
+        );
     }
 }

@@ -15,7 +15,7 @@ pub mod square;
 use crate::bitboard::Bitboard;
 use crate::types::{Cell, MAX_CELLS};
 use ahash::AHashMap;
-use rays::{Compiled, PassingRay, RayNode, RayPair, Segment};
+use rays::{Compiled, PassingLine, RayNode, RayPair, Segment};
 
 /// The two families of slider directions: rook-like and bishop-like.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +84,7 @@ pub struct Geometry {
     longest_name: usize,
     cells: Bitboard,
     pairs: [Vec<RayPair>; 2],
-    passing: [Vec<PassingRay>; 2],
+    passing: [Vec<PassingLine>; 2],
     segments: [Vec<Segment>; 2],
     table: PerCell<CellTable>,
     pass_steps: Option<PerCell<[PassStep; MAX_PASS_STEPS]>>,
@@ -101,7 +101,7 @@ impl Geometry {
         let cells = Bitboard::first_cells(n);
         let mut segments: [Vec<Segment>; 2] = Default::default();
         let mut pairs: [Vec<RayPair>; 2] = Default::default();
-        let mut passing: [Vec<PassingRay>; 2] = Default::default();
+        let mut passing: [Vec<PassingLine>; 2] = Default::default();
         let mut table = Box::new([CellTable::default(); MAX_CELLS]);
         let mut between: [Vec<Bitboard>; 2] =
             [vec![Bitboard::EMPTY; n * n], vec![Bitboard::EMPTY; n * n]];
@@ -265,13 +265,13 @@ impl Geometry {
         let passing = self.pass_steps.is_some();
         if passing {
             let (first_passing, end_passing) = entry.passing[c];
-            for ray in &self.passing[c][first_passing as usize..end_passing as usize] {
+            for line in &self.passing[c][first_passing as usize..end_passing as usize] {
                 if WATCHED {
-                    let (cells, depends_on) = ray.reach_watched(occupied);
+                    let (cells, depends_on) = line.reach_watched(occupied);
                     reached |= cells;
                     watched |= depends_on;
                 } else {
-                    reached |= ray.reach(occupied);
+                    reached |= line.reach(occupied);
                 }
             }
         }

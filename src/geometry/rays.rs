@@ -5,8 +5,9 @@
 //! Each step may carry the two cells it **passes between** (Dreierschach's
 //! passing rule). A ray is described as a [`RayNode`] tree and compiled into
 //! the cheapest form that fits it: [`RayPair`]s (two opposite straight rays,
-//! one obstruction difference), [`PassingRay`]s (a straight ray under the
-//! passing rule, a few bit gathers without a branch per step), or else
+//! one obstruction difference), [`PassingLine`]s (rays under the passing
+//! rule, two opposite ones at a time: a few bit gathers without a branch
+//! per step), or else
 //! [`Segment`]s: runs of cells whose indices grow (or shrink) along the ray,
 //! so that the first blocker of a run is one bit scan away.
 
@@ -131,99 +132,144 @@ impl RayPair {
     }
 }
 
-/// An unbranched ray every step of which obeys the passing rule (the hex
-/// diagonals of Dreierschach), with its cells and both sets of passed cells
-/// each monotonic in index order along the ray. Its reach is found without
-/// walking it: the occupancy of the three sets is gathered into step order
-/// ([`Bitboard::gather`]), where the first piece and the first closed step
-/// are one bit operation away.
+/// The rays under the passing rule from one cell in two opposite
+/// directions (or one ray alone), seen as one line: the cells in index order
+/// with the start among them, and the two cells each step passes between.
+/// Its reach is found without walking it: the occupancy of the cells and of
+/// both sets of passed cells is gathered into line order
+/// ([`Bitboard::gather`]), where the nearest piece and the nearest closed
+/// step on either side of the start are a few bit operations away, and the
+/// reached cells are scattered back ([`Bitboard::scatter`]) in one step.
 #[derive(Clone, Copy, Debug)]
-pub struct PassingRay {
-    /// The cells of the ray.
+pub struct PassingLine {
+    /// The cells of the line, the start among them.
     pub cells: Bitboard,
-    /// For each step, one of the two cells it passes between ...
+    /// For each step (step `j` joins the line's `j`-th and `j+1`-th cells
+    /// in index order), one of the two cells it passes between ...
     pub first_passed: Bitboard,
     /// ... and the other.
     pub second_passed: Bitboard,
-    /// Whether indices grow along the ray (else they shrink).
-    pub ascending: bool,
+    /// The places (in [`PassingLine::cells`]) above the start's ...
+    above: u64,
+    /// ... and below it.
+    below: u64,
 }
 
-impl PassingRay {
-    /// The cells of the ray a slider reaches when `occupied` is the board:
-    /// up to the first occupied cell (included) and short of the first step
-    /// whose two passed cells are both occupied.
+impl PassingLine {
+    /// The cells of the line a slider on its start reaches when `occupied`
+    /// is the board: on each side up to the first occupied cell (included)
+    /// and short of the first step whose two passed cells are both occupied.
     #[inline(always)]
     pub fn reach(&self, occupied: Bitboard) -> Bitboard {
-        Bitboard::scatter(self.kept_steps(occupied), self.cells)
+        Bitboard::scatter(self.reached(occupied).0, self.cells)
     }
 
-    /// [`PassingRay::reach`], and the cells its reach depends on: the cells
-    /// and passed cells of every step up to the one that stopped the ray.
-    /// While none of those changes, the reach stays the same.
+    /// [`PassingLine::reach`], and the cells its reach depends on: the
+    /// cells reached and the passed cells of every step up to the one that
+    /// stopped the slider on either side. While none of those changes, the
+    /// reach stays the same.
     #[inline(always)]
     pub fn reach_watched(&self, occupied: Bitboard) -> (Bitboard, Bitboard) {
-        let kept = self.kept_steps(occupied);
-        // The kept steps and the next one along the ray (bits beyond the
-        // ray's steps are ignored by the scatter).
-        let looked_at = if self.ascending {
-            kept << 1 | 1
-        } else {
-            kept | kept >> 1
-        };
-        let reach = Bitboard::scatter(kept, self.cells);
+        let (reached, looked_at) = self.reached(occupied);
+        let reach = Bitboard::scatter(reached, self.cells);
         let passed = Bitboard::scatter(looked_at, self.first_passed)
             | Bitboard::scatter(looked_at, self.second_passed);
         (reach, reach | passed)
     }
 
-    /// The steps (bit k: the k-th in index order) a slider takes when
-    /// `occupied` is the board; bits beyond the ray's steps may be set.
+    /// The places of the cells reached (bit `k`: the line's `k`-th cell),
+    /// and the steps looked at on the way (bit `j`: step `j`). Bits beyond
+    /// the line may be set; the scatters ignore them.
     #[inline(always)]
-    fn kept_steps(&self, occupied: Bitboard) -> u64 {
-        let pieces = occupied.gather(self.cells);
+    fn reached(&self, occupied: Bitboard) -> (u64, u64) {
+        let (above, below) = (self.above, self.below);
+        let pieces = occupied.gather(self.cells) & (above | below);
         let closed = occupied.gather(self.first_passed) & occupied.gather(self.second_passed);
-        if self.ascending {
-            let first_piece = pieces & pieces.wrapping_neg();
-            let first_closed = closed & closed.wrapping_neg();
-            (first_piece ^ first_piece.wrapping_sub(1)) & first_closed.wrapping_sub(1)
-        } else {
-            // Steps up to and including the highest set bit of `bits`.
-            let through = |bits: u64| u64::BITS - bits.leading_zeros();
-            (u64::MAX << through(pieces).saturating_sub(1))
-                & u64::MAX.checked_shl(through(closed)).unwrap_or(0)
-        }
+        // Upwards, a piece on cell k stops the slider on k, and a closed
+        // step j (from cell j to j + 1) stops it on cell j: the slider
+        // reaches up to the first stop.
+        let up_stops = (pieces | closed) & !below;
+        let through_first_up = up_stops ^ up_stops.wrapping_sub(1);
+        // Downwards, a piece on cell k stops it on k, and a closed step j
+        // (from cell j + 1 to j) stops it on cell j + 1. Cell 0 ends the line.
+        let down_stops = (pieces & below) | (closed & below) << 1 | 1;
+        let from_last_down = u64::MAX << (u64::BITS - 1 - down_stops.leading_zeros());
+        let reached = (through_first_up & above) | (from_last_down & below);
+        let looked_at =
+            (through_first_up & !below) | ((from_last_down | from_last_down >> 1) & below);
+        (reached, looked_at)
     }
 
-    /// The ray from `root` as a passing ray, if it is one: unbranched, every
-    /// step passing between two cells, each of its three sets of cells
-    /// monotonic the same way, and short enough to gather into 64 bits.
-    fn of(root: &RayNode) -> Option<PassingRay> {
-        let mut steps = Vec::new();
+    /// The start's place among the line's cells.
+    pub fn start(&self) -> u32 {
+        self.below.count_ones()
+    }
+
+    /// The line of a slider on `start` along `down` (a ray to lower
+    /// indices) and `up` (one to higher indices), either of which may be
+    /// missing, if it is one: the line's cells and each set of passed cells
+    /// increase strictly along it (each ray's two passed cells may be taken
+    /// either way round), and it fits 64 bits.
+    fn join(start: Cell, down: Option<&RayPath>, up: Option<&RayPath>) -> Option<PassingLine> {
+        let empty = RayPath::default();
+        let (down, up) = (down.unwrap_or(&empty), up.unwrap_or(&empty));
+        let mut cells: Vec<Cell> = down.cells.iter().rev().copied().collect();
+        let start_place = cells.len();
+        cells.push(start);
+        cells.extend(&up.cells);
+        let increasing = |seq: &[Cell]| seq.windows(2).all(|w| w[0] < w[1]);
+        if cells.len() >= u64::BITS as usize || !increasing(&cells) {
+            return None;
+        }
+        let sides = |path: &RayPath, swap: bool| -> (Vec<Cell>, Vec<Cell>) {
+            path.passes
+                .iter()
+                .map(|&(a, b)| if swap { (b, a) } else { (a, b) })
+                .unzip()
+        };
+        for (swap_down, swap_up) in [(false, false), (false, true), (true, false), (true, true)] {
+            let (mut first, mut second) = sides(down, swap_down);
+            first.reverse();
+            second.reverse();
+            let (up_first, up_second) = sides(up, swap_up);
+            first.extend(up_first);
+            second.extend(up_second);
+            if increasing(&first) && increasing(&second) {
+                return Some(PassingLine {
+                    cells: cells.iter().copied().collect(),
+                    first_passed: first.into_iter().collect(),
+                    second_passed: second.into_iter().collect(),
+                    above: u64::MAX << start_place << 1,
+                    below: (1 << start_place) - 1,
+                });
+            }
+        }
+        None
+    }
+}
+
+/// An unbranched ray every step of which obeys the passing rule: its cells
+/// from the start outwards and the two cells each step passes between.
+#[derive(Clone, Debug, Default)]
+struct RayPath {
+    cells: Vec<Cell>,
+    passes: Vec<(Cell, Cell)>,
+}
+
+impl RayPath {
+    /// The ray from `root`, if it is unbranched and every step obeys the passing rule.
+    fn of(root: &RayNode) -> Option<RayPath> {
+        let mut path = RayPath::default();
         let mut node = root;
         loop {
-            steps.push((node.cell, node.passes_between?));
+            path.cells.push(node.cell);
+            path.passes.push(node.passes_between?);
             match node.children.as_slice() {
-                [] => break,
+                [] => return Some(path),
                 [only] => node = only,
                 _ => return None,
             }
         }
-        let ascending = steps.len() < 2 || steps[0].0 < steps[1].0;
-        let monotonic = |cell: &dyn Fn(usize) -> Cell| {
-            (1..steps.len()).all(|i| (cell(i - 1) < cell(i)) == ascending && cell(i - 1) != cell(i))
-        };
-        let fits = steps.len() < u64::BITS as usize;
-        (fits
-            && monotonic(&|i| steps[i].0)
-            && monotonic(&|i| steps[i].1.0)
-            && monotonic(&|i| steps[i].1.1))
-        .then(|| PassingRay {
-            cells: steps.iter().map(|s| s.0).collect(),
-            first_passed: steps.iter().map(|s| s.1.0).collect(),
-            second_passed: steps.iter().map(|s| s.1.1).collect(),
-            ascending,
-        })
     }
 }
 
@@ -231,8 +277,9 @@ impl PassingRay {
 pub struct Compiled<'a> {
     /// Pairs of opposite unbranched rays without passing-rule steps.
     pub pairs: &'a mut Vec<RayPair>,
-    /// Unbranched rays whose every step obeys the passing rule.
-    pub passing: &'a mut Vec<PassingRay>,
+    /// Unbranched rays whose every step obeys the passing rule, joined
+    /// two by two into lines where they fit.
+    pub passing: &'a mut Vec<PassingLine>,
     /// Everything else, as segments.
     pub segments: &'a mut Vec<Segment>,
 }
@@ -240,7 +287,8 @@ pub struct Compiled<'a> {
 /// Compiles one cell's rays of one class (`roots`, from `start`): unbranched
 /// rays without passing-rule steps are paired into [`RayPair`]s where one
 /// runs below and one above `start`, unbranched rays that obey the passing
-/// rule at every step become [`PassingRay`]s, all others [`Segment`]s.
+/// rule at every step become [`PassingLine`]s (two by two where they fit
+/// together), all others [`Segment`]s.
 pub fn compile(start: Cell, roots: &[RayNode], out: Compiled) {
     let Compiled {
         pairs,
@@ -264,11 +312,25 @@ pub fn compile(start: Cell, roots: &[RayNode], out: Compiled) {
             upper: straight_cells(u).into_iter().flatten().collect(),
         });
     }
+    let mut downs = Vec::new();
+    let mut ups = Vec::new();
     for root in lower.into_iter().chain(upper).chain(rest) {
-        match PassingRay::of(root) {
-            Some(ray) => passing.push(ray),
-            None => compile_run(root, segments),
+        let path = RayPath::of(root);
+        match path {
+            Some(p) if PassingLine::join(start, Some(&p), None).is_some() => downs.push(p),
+            Some(p) if PassingLine::join(start, None, Some(&p)).is_some() => ups.push(p),
+            _ => compile_run(root, segments),
         }
+    }
+    for down in &downs {
+        let partner = ups
+            .iter()
+            .position(|up| PassingLine::join(start, Some(down), Some(up)).is_some());
+        let up = partner.map(|i| ups.remove(i));
+        passing.extend(PassingLine::join(start, Some(down), up.as_ref()));
+    }
+    for up in &ups {
+        passing.extend(PassingLine::join(start, None, Some(up)));
     }
 }
 
@@ -341,7 +403,7 @@ mod tests {
         Cell::new(i)
     }
 
-    fn compiled(start: Cell, roots: &[RayNode]) -> (Vec<RayPair>, Vec<PassingRay>, Vec<Segment>) {
+    fn compiled(start: Cell, roots: &[RayNode]) -> (Vec<RayPair>, Vec<PassingLine>, Vec<Segment>) {
         let (mut pairs, mut passing, mut segments) = (Vec::new(), Vec::new(), Vec::new());
         let out = Compiled {
             pairs: &mut pairs,
@@ -367,43 +429,56 @@ mod tests {
     }
 
     #[test]
-    fn a_passing_ray_stops_at_a_piece_and_before_a_closed_step() {
+    fn a_passing_line_stops_at_a_piece_and_before_a_closed_step() {
         let set = |cells: &[u8]| cells.iter().map(|&i| c(i)).collect::<Bitboard>();
         // Up: 20 -> 30 -> 40 -> 50, the steps passing between 14|16, 24|26, 34|36, 44|46.
         let up = passing_chain(&[20, 30, 40, 50], &[(14, 16), (24, 26), (34, 36), (44, 46)]);
         // Down: 8 -> 6 -> 4, passing between 9|1, 7|0, 5|3 (the second set is not monotonic).
         let down = passing_chain(&[8, 6, 4], &[(9, 1), (7, 0), (5, 3)]);
-        let down_monotonic = passing_chain(&[8, 6, 4], &[(9, 3), (7, 2), (5, 1)]);
+        // Down: 8 -> 6 -> 4, passing between 3|9, 2|7, 1|5 (each set monotonic
+        // once the two cells are taken the other way round).
+        let down_monotonic = passing_chain(&[8, 6, 4], &[(3, 9), (2, 7), (1, 5)]);
         let (_, passing, segments) = compiled(c(10), &[up, down, down_monotonic]);
-        assert_eq!((passing.len(), segments.len()), (2, 3), "one ray is walked");
-        // The second is the monotonic one: passing between 9|3, 7|2, 5|1.
-        let (up, down) = (passing[0], passing[1]);
-        for (ray, occupied) in [(up, set(&[])), (down, set(&[]))] {
-            assert_eq!(ray.reach(occupied), ray.cells);
-        }
-        assert_eq!(up.reach(set(&[40])), set(&[20, 30, 40]));
-        assert_eq!(up.reach(set(&[24, 26])), set(&[20]));
-        assert_eq!(up.reach(set(&[14, 16])), set(&[]));
-        assert_eq!(up.reach(set(&[24, 36, 44, 46])), set(&[20, 30, 40]));
-        assert_eq!(up.reach(set(&[30, 44, 46])), set(&[20, 30]));
-        assert_eq!(down.reach(set(&[6])), set(&[8, 6]));
-        assert_eq!(down.reach(set(&[7, 2])), set(&[8]));
-        assert_eq!(down.reach(set(&[9, 3])), set(&[]));
-        assert_eq!(down.reach(set(&[7, 5, 1])), set(&[8, 6]));
-        assert_eq!(down.reach(set(&[9, 2, 5])), set(&[8, 6, 4]));
-        // The cells watched: those of the steps taken and of the closed one.
+        assert_eq!((passing.len(), segments.len()), (1, 3), "one ray is walked");
+        let line = passing[0];
+        assert_eq!(line.cells, set(&[4, 6, 8, 10, 20, 30, 40, 50]));
+        assert_eq!(line.start(), 3);
+        let ray_cells = line.cells.without(c(10));
+        assert_eq!(line.reach(set(&[])), ray_cells);
         assert_eq!(
-            up.reach_watched(set(&[24, 26])),
-            (set(&[20]), set(&[20, 14, 16, 24, 26]))
+            line.reach(set(&[10])),
+            ray_cells,
+            "the start does not block"
+        );
+        let up_cells = set(&[20, 30, 40, 50]);
+        let down_cells = set(&[4, 6, 8]);
+        let reach_up = |occupied: &[u8]| line.reach(set(occupied)) & up_cells;
+        let reach_down = |occupied: &[u8]| line.reach(set(occupied)) & down_cells;
+        assert_eq!(reach_up(&[40]), set(&[20, 30, 40]));
+        assert_eq!(reach_up(&[24, 26]), set(&[20]));
+        assert_eq!(reach_up(&[14, 16]), set(&[]));
+        assert_eq!(reach_up(&[24, 36, 44, 46]), set(&[20, 30, 40]));
+        assert_eq!(reach_up(&[30, 44, 46]), set(&[20, 30]));
+        assert_eq!(reach_down(&[6]), set(&[8, 6]));
+        assert_eq!(reach_down(&[7, 2]), set(&[8]));
+        assert_eq!(reach_down(&[9, 3]), set(&[]));
+        assert_eq!(reach_down(&[7, 5, 1]), set(&[8, 6]));
+        assert_eq!(reach_down(&[9, 2, 5]), set(&[8, 6, 4]));
+        // Both sides at once: a piece below, a closed step above.
+        assert_eq!(line.reach(set(&[6, 24, 26])), set(&[8, 6, 20]));
+        // The cells watched: those of the steps taken and of the one that stopped.
+        assert_eq!(
+            line.reach_watched(set(&[24, 26, 7, 2])),
+            (set(&[20, 8]), set(&[20, 14, 16, 24, 26, 8, 9, 3, 7, 2]))
         );
         assert_eq!(
-            down.reach_watched(set(&[7, 2])),
-            (set(&[8]), set(&[8, 9, 3, 7, 2]))
+            line.reach_watched(set(&[])).1,
+            line.cells.without(c(10)) | line.first_passed | line.second_passed
         );
-        assert_eq!(
-            up.reach_watched(set(&[])).1,
-            up.cells | up.first_passed | up.second_passed
-        );
+        // A ray alone is a line too.
+        let lone = passing_chain(&[20, 30], &[(14, 16), (24, 26)]);
+        let (_, alone, _) = compiled(c(10), &[lone]);
+        assert_eq!(alone[0].reach(set(&[24, 26])), set(&[20]));
     }
 
     fn compile_all(roots: &[RayNode], out: &mut Vec<Segment>) {
