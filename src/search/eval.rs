@@ -276,38 +276,38 @@ impl ReachCache {
     /// pieces, minus the attacks of enemy pieces on the cells around its king.
     pub fn activity(&mut self, pos: &Position) -> [i32; MAX_PLAYERS] {
         let players = pos.state().in_game;
-        let in_game_pieces = players
-            .iter()
-            .fold(Bitboard::EMPTY, |acc, p| acc | pos.pieces_of(p));
-        self.update(pos, in_game_pieces);
         let t = EvalTables::of(pos.variant());
+        // Players out of the game own nothing here and have no king zone.
+        let mut own = [Bitboard::EMPTY; MAX_PLAYERS];
         let mut zones = [Bitboard::EMPTY; MAX_PLAYERS];
         for p in players.iter() {
+            own[p.index()] = pos.pieces_of(p);
             if let Some(k) = pos.king_of(p) {
                 zones[p.index()] = t.king_zone[k.index() % MAX_CELLS];
             }
         }
+        self.update(pos, own.iter().fold(Bitboard::EMPTY, |acc, &o| acc | o));
         let mut score = [0i32; MAX_PLAYERS];
         for p in players.iter() {
-            let own = pos.pieces_of(p);
-            let enemies = players.without(p);
-            let enemy_zones = enemies
-                .iter()
-                .fold(Bitboard::EMPTY, |acc, q| acc | zones[q.index()]);
-            let mut mobility = 0;
+            let p = p.index();
+            // The other two seats (an empty one adds nothing).
+            const _: () = assert!(MAX_PLAYERS == 3, "a player has two other seats");
+            let (a, b) = ((p + 1) % MAX_PLAYERS, (p + 2) % MAX_PLAYERS);
+            let (zone_a, zone_b) = (zones[a], zones[b]);
+            let (mut mobility, mut attacks_a, mut attacks_b) = (0, 0, 0);
             for (kind, &stored) in PieceKind::OFFICERS.iter().zip(&self.stored) {
-                for from in stored & own {
+                for from in stored & own[p] {
                     let reach = self.reach[from.index() % MAX_CELLS];
-                    mobility += MOBILITY[kind.index()] * (reach & !own).count() as i32;
-                    if (reach & enemy_zones).nonempty() {
-                        for q in enemies.iter() {
-                            score[q.index()] -=
-                                KING_DANGER * (reach & zones[q.index()]).count() as i32;
-                        }
+                    mobility += MOBILITY[kind.index()] * (reach & !own[p]).count() as i32;
+                    if (reach & (zone_a | zone_b)).nonempty() {
+                        attacks_a += (reach & zone_a).count() as i32;
+                        attacks_b += (reach & zone_b).count() as i32;
                     }
                 }
             }
-            score[p.index()] += mobility;
+            score[p] += mobility;
+            score[a] -= KING_DANGER * attacks_a;
+            score[b] -= KING_DANGER * attacks_b;
         }
         score
     }
