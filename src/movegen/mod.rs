@@ -551,7 +551,7 @@ impl Position {
             }) {
                 continue;
             }
-            let blocked = g.blocked_diagonal_steps(entry.skipped, occupied);
+            let mut blocked = None;
             for army in 0..MAX_PLAYERS {
                 if self.state().controller[army] != Some(mover) {
                     continue;
@@ -559,9 +559,13 @@ impl Position {
                 let capturers = game.pawns[army].at(entry.skipped).captured_from
                     & self.kind(PieceKind::Pawn)
                     & self.army(Army::new(army))
-                    & cx.movers
-                    & !blocked;
-                for from in capturers {
+                    & cx.movers;
+                if capturers.is_empty() {
+                    continue;
+                }
+                let blocked = *blocked
+                    .get_or_insert_with(|| g.blocked_diagonal_steps(entry.skipped, occupied));
+                for from in capturers & !blocked {
                     let removed = Bitboard::from_cell(entry.pawn);
                     if !cx.king_safety || cx.king_safe_after(from, entry.skipped, removed) {
                         sink.push(Move::en_passant(from, entry.skipped, entry.pawn));
