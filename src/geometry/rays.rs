@@ -149,7 +149,8 @@ pub struct PassingLine {
     pub first_passed: Bitboard,
     /// ... and the other.
     pub second_passed: Bitboard,
-    /// The places (in [`PassingLine::cells`]) above the start's ...
+    /// The places among [`PassingLine::cells`] (bit `k`: the `k`-th
+    /// cell) above the start ...
     above: u64,
     /// ... and below it.
     below: u64,
