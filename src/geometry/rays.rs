@@ -324,11 +324,16 @@ pub fn compile(start: Cell, roots: &[RayNode], out: Compiled) {
         }
     }
     for down in &downs {
-        let partner = ups
-            .iter()
-            .position(|up| PassingLine::join(start, Some(down), Some(up)).is_some());
-        let up = partner.map(|i| ups.remove(i));
-        passing.extend(PassingLine::join(start, Some(down), up.as_ref()));
+        let paired = ups.iter().enumerate().find_map(|(i, up)| {
+            PassingLine::join(start, Some(down), Some(up)).map(|line| (i, line))
+        });
+        match paired {
+            Some((i, line)) => {
+                ups.remove(i);
+                passing.push(line);
+            }
+            None => passing.extend(PassingLine::join(start, Some(down), None)),
+        }
     }
     for up in &ups {
         passing.extend(PassingLine::join(start, None, Some(up)));
