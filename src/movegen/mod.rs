@@ -32,6 +32,14 @@ pub trait MoveSink {
         }
     }
 
+    /// Whether the moves of the mover's piece on `from` cannot matter to
+    /// this sink: the generator then skips the piece before working out its
+    /// targets. Asked for officers and pawns, not for the king.
+    #[inline(always)]
+    fn skips(&self, _from: Cell) -> bool {
+        false
+    }
+
     /// A promotion to each promotion kind from `from` to every cell of `targets`.
     #[inline(always)]
     fn push_promotions(&mut self, from: Cell, targets: Bitboard) {
@@ -100,6 +108,18 @@ impl MoveSink for MoveFinder {
         self.found |=
             from == self.wanted.from() && targets.has(to) && self.wanted == Move::normal(from, to);
     }
+}
+
+/// Which of the legal moves a generation pass produces.
+struct Stage;
+
+impl Stage {
+    /// Every legal move.
+    const ALL: u8 = 0;
+    /// Captures and promotions (en passant included).
+    const TACTICAL: u8 = 1;
+    /// The other moves: steps onto empty cells, two-cell pawn moves, castling.
+    const QUIET: u8 = 2;
 }
 
 /// Most pins one king can be under at once (one per ray).
@@ -287,7 +307,10 @@ struct Context<'a> {
     /// The mover's pieces whose moves are generated.
     movers: Bitboard,
     /// Cells a piece may move to: empty, or holding a piece it may capture.
-    open: Bitboard,
+    reachable: Bitboard,
+    /// The mover's king, if it stands on the board.
+    own_king: Option<Cell>,
+    /// The king whose safety restricts the moves (none where the game has no check).
     king: Option<Cell>,
     king_safety: bool,
     /// Checks and pins, worked out when the first piece with a target
@@ -367,64 +390,80 @@ impl Position {
     /// check), castling and en passant. Game ends and variant extras (passes,
     /// the duty to help) are added by [`Position::generate_moves`].
     pub(crate) fn generate_standard<S: MoveSink>(&self, sink: &mut S) {
-        self.generate_legal::<S, false>(sink, !Bitboard::EMPTY);
+        let cx = self.context(!Bitboard::EMPTY);
+        self.generate_stage::<S, { Stage::ALL }>(&cx, sink);
     }
 
     /// The standard moves of the piece on `from` (none if it is not the
     /// mover's): [`Position::generate_standard`] for one piece.
     pub(crate) fn generate_standard_from<S: MoveSink>(&self, from: Cell, sink: &mut S) {
-        self.generate_legal::<S, false>(sink, Bitboard::from_cell(from));
+        let cx = self.context(Bitboard::from_cell(from));
+        self.generate_stage::<S, { Stage::ALL }>(&cx, sink);
     }
 
     /// Generates the legal captures and promotions (for the quiescence
     /// search): the standard moves restricted to taking a piece or promoting,
     /// without castling and two-cell pawn moves.
     pub fn generate_tactical<S: MoveSink>(&self, sink: &mut S) {
-        self.generate_legal::<S, true>(sink, !Bitboard::EMPTY);
+        let cx = self.context(!Bitboard::EMPTY);
+        self.generate_stage::<S, { Stage::TACTICAL }>(&cx, sink);
     }
 
-    /// The legal moves (only tactical ones if `TACTICAL`) of the mover's
-    /// pieces on `from_cells`.
-    fn generate_legal<S: MoveSink, const TACTICAL: bool>(
+    /// The standard moves in two stages that share their work: the
+    /// captures and promotions of [`Position::generate_tactical`], then,
+    /// if `go_on` says so after seeing them, all the other moves.
+    pub fn generate_standard_staged<S: MoveSink>(
         &self,
         sink: &mut S,
-        from_cells: Bitboard,
+        go_on: impl FnOnce(&mut S) -> bool,
     ) {
-        let game = self.game();
-        let g = &game.geometry;
+        let cx = self.context(!Bitboard::EMPTY);
+        self.generate_stage::<S, { Stage::TACTICAL }>(&cx, sink);
+        if go_on(sink) {
+            self.generate_stage::<S, { Stage::QUIET }>(&cx, sink);
+        }
+    }
+
+    /// What generating the moves of the mover's pieces on `from_cells` needs.
+    fn context(&self, from_cells: Bitboard) -> Context<'_> {
         let mover = self.to_move();
         let own = self.pieces_of(mover);
-        let occupied = self.occupied();
         let opponents = self.state().active().without(mover);
-        let attackers = self.attackers(opponents);
         let king_safety = rules::king_safety(self);
         let protected = if rules::kings_capturable(self) {
             Bitboard::EMPTY
         } else {
             self.kind(PieceKind::King)
         };
-        let reachable = g.cells() & !own & !protected;
-        let open = if TACTICAL {
-            reachable & occupied
-        } else {
-            reachable
-        };
         let king = self.king_of(mover).filter(|&k| own.has(k));
-        let cx = Context {
+        Context {
             pos: self,
-            attackers,
+            attackers: self.attackers(opponents),
             own,
             movers: own & from_cells,
-            open,
+            reachable: self.game().geometry.cells() & !own & !protected,
+            own_king: king,
             king: if king_safety { king } else { None },
             king_safety,
             safety: OnceCell::new(),
-        };
+        }
+    }
 
-        if let Some(k) = king {
+    /// The legal moves of `STAGE` (a [`Stage`]) of the pieces `cx` moves.
+    fn generate_stage<S: MoveSink, const STAGE: u8>(&self, cx: &Context, sink: &mut S) {
+        let game = self.game();
+        let occupied = self.occupied();
+        let open = match STAGE {
+            Stage::TACTICAL => cx.reachable & occupied,
+            Stage::QUIET => cx.reachable & !occupied,
+            _ => cx.reachable,
+        };
+        let tactical_only = STAGE == Stage::TACTICAL;
+
+        if let Some(k) = cx.own_king {
             if cx.movers.has(k) {
                 let mut targets = self.reach(PieceKind::King, k, occupied) & open;
-                if king_safety {
+                if cx.king_safety {
                     let without_king = occupied.without(k);
                     targets = targets
                         .filter(|&t| {
@@ -436,16 +475,19 @@ impl Position {
             }
             // In double check only the king moves (when only captures are
             // generated, the other pieces find no target allowed instead).
-            if !TACTICAL && cx.safety().double_check {
+            if !tactical_only && cx.safety().double_check {
                 return;
             }
         }
 
         for kind in PieceKind::OFFICERS {
             for from in self.kind(kind) & cx.movers {
+                if sink.skips(from) {
+                    continue;
+                }
                 // Captures only: a piece with no enemy on its lines is skipped
                 // before its reach is worked out.
-                if TACTICAL && (game.empty_board_reach(kind, from) & open).is_empty() {
+                if tactical_only && (game.empty_board_reach(kind, from) & open).is_empty() {
                     continue;
                 }
                 let targets = self.reach(kind, from, occupied) & open;
@@ -462,22 +504,26 @@ impl Position {
         }
 
         for army in 0..MAX_PLAYERS {
-            if self.state().controller[army] == Some(mover) {
-                self.generate_pawn_moves::<S, TACTICAL>(&cx, Army::new(army), sink);
+            if self.state().controller[army] == Some(self.to_move()) {
+                self.generate_pawn_moves::<S, STAGE>(cx, open, Army::new(army), sink);
             }
         }
-        self.generate_en_passant(&cx, sink);
-        if let Some(k) = king
-            && !TACTICAL
+        if STAGE != Stage::QUIET {
+            self.generate_en_passant(cx, sink);
+        }
+        if let Some(k) = cx.own_king
+            && !tactical_only
             && cx.movers.has(k)
         {
-            self.generate_castling(&cx, k, sink);
+            self.generate_castling(cx, k, sink);
         }
     }
 
-    fn generate_pawn_moves<S: MoveSink, const TACTICAL: bool>(
+    /// The moves of `STAGE` of `army`'s pawns, onto `open` cells.
+    fn generate_pawn_moves<S: MoveSink, const STAGE: u8>(
         &self,
         cx: &Context,
+        open: Bitboard,
         army: Army,
         sink: &mut S,
     ) {
@@ -486,20 +532,24 @@ impl Position {
         let tables = &game.pawns[army.index()];
         let occupied = self.occupied();
         let empty = !occupied;
-        let capturable = occupied & cx.open;
-        let steps_allowed = if TACTICAL {
-            tables.promotion
-        } else {
-            !Bitboard::EMPTY
+        let capturable = occupied & open;
+        let steps_allowed = match STAGE {
+            Stage::TACTICAL => tables.promotion,
+            Stage::QUIET => !tables.promotion,
+            _ => !Bitboard::EMPTY,
         };
+        let tactical_only = STAGE == Stage::TACTICAL;
         for from in self.kind(PieceKind::Pawn) & self.army(army) & cx.movers {
+            if sink.skips(from) {
+                continue;
+            }
             let cell = tables.at(from);
             let mut captures = cell.captures & capturable;
             if captures.nonempty() {
                 captures &= !g.blocked_diagonal_steps(from, occupied);
             }
             let mut targets = (cell.single & empty & steps_allowed) | captures;
-            if TACTICAL && targets.is_empty() {
+            if tactical_only && targets.is_empty() {
                 continue;
             }
             let safety = cx.safety();
@@ -520,7 +570,7 @@ impl Position {
                 targets ^= promoting;
             }
             sink.push_targets(from, targets);
-            if TACTICAL {
+            if tactical_only {
                 continue;
             }
             for double in cell.doubles() {

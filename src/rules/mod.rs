@@ -89,6 +89,13 @@ impl Position {
         }
     }
 
+    /// Whether the game's moves in play are the standard moves alone: none
+    /// of the passes, duty to help or extra captures that
+    /// [`Position::generate_moves_in_play`] adds for Star and Hexenschach.
+    pub fn only_standard_moves(&self) -> bool {
+        !matches!(self.variant(), Variant::Star | Variant::Hexenschach)
+    }
+
     /// Whether `m` is a legal move here, found by generating the moves of
     /// its piece alone (all moves where a game's rule looks at every move:
     /// Star's duty to help and its pass).

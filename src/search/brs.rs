@@ -127,9 +127,7 @@ impl Worker<'_> {
             return self.for_side(v);
         }
         if reply == Reply::FirstOnly {
-            let mut choice = StaticChoice::new(&self.pos);
-            self.pos.generate_moves_in_play(&mut choice);
-            let Some(m) = choice.best() else {
+            let Some(m) = StaticChoice::first_move(&self.pos) else {
                 return self.value_without_moves(ply);
             };
             let undo = self.play(m);

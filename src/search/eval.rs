@@ -41,6 +41,8 @@ pub struct EvalTables {
     pub values: [i32; PieceKind::COUNT],
     /// [`EvalTables::piece_square`] by [`Piece::index`] and cell.
     piece_squares: Box<[[i32; MAX_CELLS]; Piece::SLOTS]>,
+    /// [`EvalTables::quiet_gain_bound`] by [`Piece::index`] and cell.
+    quiet_gain_bounds: Box<[[i32; MAX_CELLS]; Piece::SLOTS]>,
     king_zone: PerCell<Bitboard>,
 }
 
@@ -93,12 +95,47 @@ impl EvalTables {
                 }
             }
         }
+        let quiet_gain_bounds = quiet_gain_bounds(game, &piece_squares);
         EvalTables {
             values,
             piece_squares,
+            quiet_gain_bounds,
             king_zone,
         }
     }
+}
+
+/// Per piece and cell, the most a quiet move of that piece from that cell
+/// gains on the piece-square table: over the cells an officer reaches on
+/// an empty board, a pawn's one- and two-cell steps, the king's steps
+/// (`i32::MIN` where the piece has no such move).
+fn quiet_gain_bounds(
+    game: &Game,
+    piece_squares: &[[i32; MAX_CELLS]; Piece::SLOTS],
+) -> Box<[[i32; MAX_CELLS]; Piece::SLOTS]> {
+    let mut bounds = Box::new([[i32::MIN; MAX_CELLS]; Piece::SLOTS]);
+    for army in (0..MAX_PLAYERS).map(Army::new) {
+        for kind in PieceKind::ALL {
+            let piece = Piece::new(army, kind);
+            let squares = &piece_squares[piece.index()];
+            for from in game.geometry.cells() {
+                let targets = if kind == PieceKind::Pawn {
+                    let steps = game.pawns[army.index()].at(from);
+                    steps
+                        .doubles()
+                        .iter()
+                        .fold(steps.single, |t, d| t.with(d.target))
+                } else {
+                    game.empty_board_reach(kind, from)
+                };
+                let before = squares[from.index() % MAX_CELLS];
+                if let Some(best) = targets.map(|to| squares[to.index() % MAX_CELLS]).max() {
+                    bounds[piece.index()][from.index() % MAX_CELLS] = best - before;
+                }
+            }
+        }
+    }
+    bounds
 }
 
 /// How many cells a piece of `kind` reaches from an average cell of an empty board.
@@ -185,6 +222,14 @@ impl EvalTables {
     #[inline(always)]
     pub fn piece_square(&self, piece: Piece, cell: Cell) -> i32 {
         self.piece_squares[piece.index()][cell.index() % MAX_CELLS]
+    }
+
+    /// The most any quiet move of `piece` from `cell` can gain on
+    /// [`EvalTables::piece_square`] (castling aside): a bound that lets the
+    /// static move choice skip pieces that cannot beat its best move.
+    #[inline(always)]
+    pub fn quiet_gain_bound(&self, piece: Piece, cell: Cell) -> i32 {
+        self.quiet_gain_bounds[piece.index()][cell.index() % MAX_CELLS]
     }
 }
 

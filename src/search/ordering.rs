@@ -158,28 +158,50 @@ impl Ordering {
 /// first one pushed on ties: the "first move by move ordering" that an
 /// opponent plays in best-reply search without searching its moves. As a
 /// [`MoveSink`] it takes the moves straight from the generator, without
-/// listing them, and skips quiet moves once a capture or promotion is found.
+/// listing them, skips quiet moves once a capture or promotion is found,
+/// and, once it knows there is none, the pieces whose quiet moves cannot
+/// beat the best one found ([`StaticChoice::first_move`]).
 pub struct StaticChoice<'a> {
     pos: &'a Position,
     tables: &'static EvalTables,
     best_key: i32,
     best: Option<Move>,
+    /// The position is known to have no capture or promotion: a piece whose
+    /// quiet moves cannot beat the best so far is skipped.
+    quiet_only: bool,
 }
 
 impl<'a> StaticChoice<'a> {
     /// No move yet, in `pos`.
-    pub fn new(pos: &'a Position) -> StaticChoice<'a> {
+    fn new(pos: &'a Position) -> StaticChoice<'a> {
         StaticChoice {
             pos,
             tables: EvalTables::of(pos.variant()),
             best_key: i32::MIN,
             best: None,
+            quiet_only: false,
         }
     }
 
-    /// The chosen move (none when nothing was pushed).
-    pub fn best(&self) -> Option<Move> {
-        self.best
+    /// The first move of `pos` by [`Ordering::static_key`] (the first
+    /// generated of equals), none without a legal move. The position must
+    /// be in play.
+    ///
+    /// Every capture or promotion comes before every quiet move, so where
+    /// the game adds no moves of its own the tactical moves are looked at
+    /// first, and only without one the quiet moves, skipping the pieces
+    /// that cannot gain more than the best quiet move found so far.
+    pub fn first_move(pos: &'a Position) -> Option<Move> {
+        let mut choice = StaticChoice::new(pos);
+        if pos.only_standard_moves() {
+            pos.generate_standard_staged(&mut choice, |choice| {
+                choice.quiet_only = choice.best.is_none();
+                choice.quiet_only
+            });
+        } else {
+            pos.generate_moves_in_play(&mut choice);
+        }
+        choice.best
     }
 
     #[inline(always)]
@@ -195,6 +217,16 @@ impl MoveSink for StaticChoice<'_> {
     #[inline(always)]
     fn push(&mut self, m: Move) {
         self.offer(Ordering::static_key_in(self.tables, self.pos, m), m);
+    }
+
+    #[inline(always)]
+    fn skips(&self, from: Cell) -> bool {
+        self.quiet_only
+            && self.best.is_some()
+            && self
+                .pos
+                .piece_at(from)
+                .is_some_and(|piece| self.tables.quiet_gain_bound(piece, from) <= self.best_key)
     }
 
     /// Captures first (a capture and a quiet move never tie), then the
