@@ -204,12 +204,14 @@ impl<'a> StaticChoice<'a> {
         choice.best
     }
 
+    /// Keeps `m` if it is the first move or beats the best so far, by
+    /// selection rather than a branch: which move beats the best so far is
+    /// as good as random.
     #[inline(always)]
     fn offer(&mut self, key: i32, m: Move) {
-        if self.best.is_none() || key > self.best_key {
-            self.best_key = key;
-            self.best = Some(m);
-        }
+        let better = self.best.is_none() | (key > self.best_key);
+        self.best_key = if better { key } else { self.best_key };
+        self.best = if better { Some(m) } else { self.best };
     }
 }
 
