@@ -425,6 +425,7 @@ impl Position {
     }
 
     /// What generating the moves of the mover's pieces on `from_cells` needs.
+    #[inline(always)]
     fn context(&self, from_cells: Bitboard) -> Context<'_> {
         let mover = self.to_move();
         let own = self.pieces_of(mover);
