@@ -332,6 +332,7 @@ impl ReachCache {
             }
         }
         self.update(pos, own.iter().fold(Bitboard::EMPTY, |acc, &o| acc | o));
+        let officers = self.stored.iter().fold(Bitboard::EMPTY, |acc, &s| acc | s);
         let mut score = [0i32; MAX_PLAYERS];
         for p in players.iter() {
             let p = p.index();
@@ -340,14 +341,15 @@ impl ReachCache {
             let (a, b) = ((p + 1) % MAX_PLAYERS, (p + 2) % MAX_PLAYERS);
             let (zone_a, zone_b) = (zones[a], zones[b]);
             let (mut mobility, mut attacks_a, mut attacks_b) = (0, 0, 0);
-            for (kind, &stored) in PieceKind::OFFICERS.iter().zip(&self.stored) {
-                for from in stored & own[p] {
-                    let reach = self.reach[from.index() % MAX_CELLS];
-                    mobility += MOBILITY[kind.index()] * (reach & !own[p]).count() as i32;
-                    if (reach & (zone_a | zone_b)).nonempty() {
-                        attacks_a += (reach & zone_a).count() as i32;
-                        attacks_b += (reach & zone_b).count() as i32;
-                    }
+            for from in officers & own[p] {
+                let reach = self.reach[from.index() % MAX_CELLS];
+                let weight = pos
+                    .piece_at(from)
+                    .map_or(0, |piece| MOBILITY[piece.kind().index()]);
+                mobility += weight * (reach & !own[p]).count() as i32;
+                if (reach & (zone_a | zone_b)).nonempty() {
+                    attacks_a += (reach & zone_a).count() as i32;
+                    attacks_b += (reach & zone_b).count() as i32;
                 }
             }
             score[p] += mobility;
