@@ -34,8 +34,9 @@ fn positions_in_play() -> Vec<Position> {
     positions
 }
 
-fn sorted(mut moves: Vec<Move>) -> Vec<u32> {
-    let mut bits: Vec<u32> = moves.drain(..).map(Move::bits).collect();
+/// The moves as numbers, in order (to compare sets of moves).
+fn sorted(moves: &[Move]) -> Vec<u32> {
+    let mut bits: Vec<u32> = moves.iter().map(|m| m.bits()).collect();
     bits.sort_unstable();
     bits
 }
@@ -74,8 +75,8 @@ fn the_two_stages_split_the_standard_moves() {
         }
         if pos.only_standard_moves() {
             assert_eq!(
-                sorted(staged.to_vec()),
-                sorted(pos.legal_moves().to_vec()),
+                sorted(&staged),
+                sorted(&pos.legal_moves()),
                 "{fen}: both stages give the legal moves"
             );
         }

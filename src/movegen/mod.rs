@@ -310,8 +310,7 @@ struct Context<'a> {
     reachable: Bitboard,
     /// The mover's king, if it stands on the board.
     own_king: Option<Cell>,
-    /// The king whose safety restricts the moves (none where the game has no check).
-    king: Option<Cell>,
+    /// Whether the game has check here (the mover must keep its king unattacked).
     king_safety: bool,
     /// Checks and pins, worked out when the first piece with a target
     /// needs them (often never when only captures are generated).
@@ -319,10 +318,17 @@ struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// The king whose safety restricts the moves: the mover's king where
+    /// the game has check.
+    #[inline(always)]
+    fn guarded_king(&self) -> Option<Cell> {
+        self.own_king.filter(|_| self.king_safety)
+    }
+
     /// The checks and pins of the mover's king.
     #[inline(always)]
     fn safety(&self) -> &Safety {
-        self.safety.get_or_init(|| match self.king {
+        self.safety.get_or_init(|| match self.guarded_king() {
             Some(k) => Safety::of(self.pos, k, &self.attackers, self.own),
             None => Safety::unrestricted(),
         })
@@ -343,7 +349,7 @@ impl Context<'_> {
     /// `removed`) leaves the mover's king unattacked.
     #[inline]
     fn king_safe_after(&self, from: Cell, to: Cell, removed: Bitboard) -> bool {
-        let Some(king) = self.king else {
+        let Some(king) = self.guarded_king() else {
             return true;
         };
         let to_bit = Bitboard::from_cell(to);
@@ -359,7 +365,7 @@ impl Context<'_> {
     #[inline(always)]
     fn allowed(&self, from: Cell) -> Bitboard {
         let s = self.safety();
-        match self.king {
+        match self.guarded_king() {
             Some(king) if s.pinned.has(from) => s.check_mask & s.pin_mask(self.pos, king, from),
             _ => s.check_mask,
         }
@@ -444,7 +450,6 @@ impl Position {
             movers: own & from_cells,
             reachable: self.game().geometry.cells() & !own & !protected,
             own_king: king,
-            king: if king_safety { king } else { None },
             king_safety,
             safety: OnceCell::new(),
         }
