@@ -547,12 +547,11 @@ impl Position {
         })
     }
 
-    /// The position in the position format.
-    pub fn fen(&self) -> String {
-        let game = self.game;
-        let g = &game.geometry;
+    /// The board part of a position string: rows separated by `/`, runs of
+    /// empty cells as numbers, each piece written by `piece`.
+    fn board_field(&self, piece: impl Fn(&mut String, Piece)) -> String {
         let mut out = String::new();
-        for (i, row) in game.rows.iter().enumerate() {
+        for (i, row) in self.game.rows.iter().enumerate() {
             if i > 0 {
                 out.push('/');
             }
@@ -560,13 +559,12 @@ impl Position {
             for &cell in row {
                 match self.mailbox[cell.index()] {
                     None => empty += 1,
-                    Some(piece) => {
+                    Some(p) => {
                         if empty > 0 {
                             let _ = write!(out, "{empty}");
                             empty = 0;
                         }
-                        out.push(game.letters[piece.army().index()]);
-                        out.push(piece.kind().letter());
+                        piece(&mut out, p);
                     }
                 }
             }
@@ -574,6 +572,17 @@ impl Position {
                 let _ = write!(out, "{empty}");
             }
         }
+        out
+    }
+
+    /// The position in the position format.
+    pub fn fen(&self) -> String {
+        let game = self.game;
+        let g = &game.geometry;
+        let mut out = self.board_field(|out, piece| {
+            out.push(game.letters[piece.army().index()]);
+            out.push(piece.kind().letter());
+        });
         let _ = write!(out, " {} ", game.letters[self.to_move.index()]);
         let mut castling = String::new();
         for a in 0..game.players {
@@ -743,33 +752,14 @@ impl Position {
             return self.fen();
         }
         let g = &self.game.geometry;
-        let mut out = String::new();
-        for (i, row) in self.game.rows.iter().enumerate() {
-            if i > 0 {
-                out.push('/');
-            }
-            let mut empty = 0;
-            for &cell in row {
-                match self.mailbox[cell.index()] {
-                    None => empty += 1,
-                    Some(piece) => {
-                        if empty > 0 {
-                            let _ = write!(out, "{empty}");
-                            empty = 0;
-                        }
-                        let letter = piece.kind().letter();
-                        out.push(if piece.army().index() == 0 {
-                            letter
-                        } else {
-                            letter.to_ascii_lowercase()
-                        });
-                    }
-                }
-            }
-            if empty > 0 {
-                let _ = write!(out, "{empty}");
-            }
-        }
+        let mut out = self.board_field(|out, piece| {
+            let letter = piece.kind().letter();
+            out.push(if piece.army().index() == 0 {
+                letter
+            } else {
+                letter.to_ascii_lowercase()
+            });
+        });
         let _ = write!(
             out,
             " {} ",
