@@ -1,8 +1,9 @@
 //! Checks, on positions from random games of every game, the shortcuts the
 //! best-reply search takes to choose the passive opponent's move: the
 //! generator's two stages (captures and promotions, then the rest) together
-//! give the standard moves, and the choice that skips pieces by their
-//! piece-square bound is the first move by static order of all legal moves.
+//! give the standard moves, each in the full generation's order, and the
+//! choice that skips pieces by their piece-square bound is the first move
+//! by static order of all legal moves.
 
 #[path = "data/random_games.rs"]
 mod random_games;
@@ -79,6 +80,14 @@ fn the_two_stages_split_the_standard_moves() {
                 sorted(&pos.legal_moves()),
                 "{fen}: both stages give the legal moves"
             );
+            // Each stage in the order of the full generation: the first of
+            // equal keys is then the same whether found in stages or not.
+            let (legal_tactical, legal_quiet): (Vec<Move>, Vec<Move>) = pos
+                .legal_moves()
+                .iter()
+                .partition(|&&m| Ordering::is_tactical(&pos, m));
+            assert_eq!(tactical, &legal_tactical[..], "{fen}: tactical order");
+            assert_eq!(quiet, &legal_quiet[..], "{fen}: quiet order");
         }
     }
 }
