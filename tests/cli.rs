@@ -1,4 +1,5 @@
-//! The command line: `triskel perft`, `triskel bench` and their errors.
+//! The command line: `triskel perft`, `triskel bench`, their errors, and the
+//! profile build script's error without `llvm-profdata`.
 
 #[path = "data/command.rs"]
 mod command;
@@ -213,4 +214,22 @@ fn version_is_printed() {
     let out = triskel(&["--version"]);
     assert!(out.status.success());
     assert!(stdout(&out).contains(env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn profile_build_without_llvm_profdata_says_so_before_building() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/profile-build");
+    let out = Command::new("bash")
+        .arg(script)
+        .env("LLVM_PROFDATA", "/nonexistent/llvm-profdata")
+        .output()
+        .expect("bash runs");
+    assert!(!out.status.success());
+    let text = stderr(&out);
+    assert!(
+        text.contains("llvm-profdata not found at /nonexistent/llvm-profdata")
+            && text.contains("rustup component add llvm-tools")
+            && !text.contains("1/4"),
+        "{text}"
+    );
 }
