@@ -263,7 +263,6 @@ pub fn run(
             }
         };
         let elapsed = start.elapsed();
-        drop(searcher);
         let Some(nodes) = nodes.filter(|_| !stop.load(Ordering::Relaxed)) else {
             return Ok(None);
         };

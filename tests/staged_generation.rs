@@ -75,17 +75,16 @@ fn the_two_stages_split_the_standard_moves() {
             );
         }
         if pos.only_standard_moves() {
+            let legal = pos.legal_moves();
             assert_eq!(
                 sorted(&staged),
-                sorted(&pos.legal_moves()),
+                sorted(&legal),
                 "{fen}: both stages give the legal moves"
             );
             // Each stage in the order of the full generation: the first of
             // equal keys is then the same whether found in stages or not.
-            let (legal_tactical, legal_quiet): (Vec<Move>, Vec<Move>) = pos
-                .legal_moves()
-                .iter()
-                .partition(|&&m| Ordering::is_tactical(&pos, m));
+            let (legal_tactical, legal_quiet): (Vec<Move>, Vec<Move>) =
+                legal.iter().partition(|&&m| Ordering::is_tactical(&pos, m));
             assert_eq!(tactical, &legal_tactical[..], "{fen}: tactical order");
             assert_eq!(quiet, &legal_quiet[..], "{fen}: quiet order");
         }
