@@ -126,6 +126,7 @@ impl PyramidBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bitboard;
     use crate::geometry::Geometry;
 
     #[test]
@@ -146,7 +147,7 @@ mod tests {
         let b = PyramidBoard::new();
         let g = Geometry::build(b.shape());
         let g1 = g.cell("1g1").unwrap();
-        let reach = g.slider_reach(SliderClass::Straight, g1, crate::bitboard::Bitboard::EMPTY);
+        let reach = g.slider_reach(SliderClass::Straight, g1, Bitboard::EMPTY);
         assert!(reach.has(g.cell("2g2").unwrap()));
         let g2 = b.step(g1, (0, 1, 1)).expect("2g2 is on the pyramid");
         assert_eq!(b.name(g2), "2g2");

@@ -233,6 +233,7 @@ pub fn bestmove_line(pos: &Position, result: &SearchResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::MAX_PLAYERS;
     use crate::variants::Variant;
 
     fn go(text: &str) -> Result<GoCommand, String> {
@@ -256,7 +257,7 @@ mod tests {
         assert_eq!(l.time[0], Some(Duration::from_secs(60)));
         assert_eq!(l.time[1], Some(Duration::from_secs(50)));
         assert_eq!(l.increment, {
-            let mut inc = [Duration::ZERO; crate::types::MAX_PLAYERS];
+            let mut inc = [Duration::ZERO; MAX_PLAYERS];
             inc[0] = Duration::from_secs(1);
             inc[1] = Duration::from_millis(500);
             inc

@@ -14,10 +14,12 @@ pub mod worker;
 pub use output::Output;
 
 use crate::bench::{self, BenchConfig};
+use crate::moves::Move;
 use crate::notation::NULL_MOVE_TEXT;
 use crate::perft;
 use crate::position::Position;
 use crate::search::{Limits, Searcher};
+use crate::variants::Variant;
 use go::{GoCommand, bestmove_line, info_line, parse_go};
 use options::{AFTER_MATE, HASH, OptionSpec, Options, UCI_VARIANT};
 use output::one_line;
@@ -337,7 +339,7 @@ impl Engine {
         let game = pos.game();
         let mover = pos.to_move().index();
         let fen = pos.fen();
-        let shown_fen = if pos.variant() == crate::variants::Variant::Chess {
+        let shown_fen = if pos.variant() == Variant::Chess {
             pos.standard_fen()
         } else {
             fen.clone()
@@ -436,7 +438,7 @@ fn search_job(
 }
 
 /// The answer to `go perft`: `move: count` lines, an empty line and the total.
-pub fn perft_lines(pos: &Position, counts: &[(crate::moves::Move, u64)]) -> Vec<String> {
+pub fn perft_lines(pos: &Position, counts: &[(Move, u64)]) -> Vec<String> {
     let total: u64 = counts.iter().map(|&(_, n)| n).sum();
     let mut lines: Vec<String> = counts
         .iter()

@@ -1,6 +1,7 @@
 //! Setting up a position from a start position or a position string and a
 //! list of moves, with error messages that say what is wrong and why.
 
+use crate::moves::Move;
 use crate::position::{AfterMate, Position};
 use crate::variants::Variant;
 
@@ -140,7 +141,7 @@ fn explain_refusal(pos: &Position, text: &str, why: &str) -> String {
             "is illegal: the {token} on {from_name} does not belong to {who}, who is to move"
         );
     }
-    let texts = |keep: &dyn Fn(&crate::moves::Move) -> bool| -> Vec<String> {
+    let texts = |keep: &dyn Fn(&Move) -> bool| -> Vec<String> {
         legal
             .iter()
             .filter(|m| keep(m))

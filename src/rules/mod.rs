@@ -4,10 +4,11 @@
 //! Each game's own rules live in its file under `variants/`; this module
 //! dispatches to them.
 
-use crate::movegen::MoveSink;
+use crate::movegen::{MoveCounter, MoveFinder, MoveSink};
 use crate::moves::{Move, MoveList};
-use crate::position::Position;
-use crate::types::{Cell, MAX_PLAYERS, Piece, Player};
+use crate::position::fen::PositionError;
+use crate::position::{CLOCK_UNITS_PER_ROUND, Position};
+use crate::types::{Cell, MAX_PLAYERS, Piece, PieceKind, Player};
 use crate::variants::{Variant, dreierschach, hexenschach, star, trichess};
 use arrayvec::ArrayVec;
 
@@ -103,7 +104,7 @@ impl Position {
         if m == Move::NONE || finished_by_rule(self) {
             return false;
         }
-        let mut finder = crate::movegen::MoveFinder::new(m);
+        let mut finder = MoveFinder::new(m);
         match self.variant() {
             Variant::Star if m.is_pass() || star::duty_applies(self) => {
                 self.generate_moves(&mut finder);
@@ -128,19 +129,19 @@ impl Position {
 
     /// The number of legal moves (counted without listing them where possible).
     pub fn count_moves(&self) -> u64 {
-        let mut counter = crate::movegen::MoveCounter::default();
+        let mut counter = MoveCounter::default();
         self.generate_moves(&mut counter);
         counter.0
     }
 }
 
 /// Game-specific checks of a position read from text.
-pub fn validate(pos: &Position) -> Result<(), crate::position::fen::PositionError> {
+pub fn validate(pos: &Position) -> Result<(), PositionError> {
     let result = match pos.variant() {
         Variant::Hexenschach => hexenschach::validate(pos),
         _ => Ok(()),
     };
-    result.map_err(crate::position::fen::PositionError)
+    result.map_err(PositionError)
 }
 
 /// Why a game ended.
@@ -278,13 +279,11 @@ impl Position {
     /// A draw by the move-count rule or material, if one applies.
     pub fn move_rule_outcome(&self) -> Option<Outcome> {
         let game = self.game();
-        if u32::from(self.clock_units())
-            >= game.draw_rounds * u32::from(crate::position::CLOCK_UNITS_PER_ROUND)
-        {
+        if u32::from(self.clock_units()) >= game.draw_rounds * u32::from(CLOCK_UNITS_PER_ROUND) {
             return Some(self.drawn(EndReason::MoveRule));
         }
         let bare_kings_rule = !matches!(self.variant(), Variant::Star | Variant::Hexenschach);
-        if bare_kings_rule && self.occupied() == self.kind(crate::types::PieceKind::King) {
+        if bare_kings_rule && self.occupied() == self.kind(PieceKind::King) {
             return Some(self.drawn(EndReason::InsufficientMaterial));
         }
         None

@@ -14,10 +14,9 @@ use super::{
 };
 use super::{eval, see};
 use crate::moves::{Move, MoveKind, MoveList};
-
-use crate::position::Position;
-use crate::rules::{self, EndReason};
-use crate::types::{MAX_PLAYERS, PieceKind, Player};
+use crate::position::{Position, Undo};
+use crate::rules::{self, EndReason, Outcome};
+use crate::types::{MAX_PLAYERS, Piece, PieceKind, Player};
 use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Duration;
 
@@ -131,7 +130,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Plays `m`, keeping the piece-square sums up to date.
-    pub(super) fn play(&mut self, m: Move) -> crate::position::Undo {
+    pub(super) fn play(&mut self, m: Move) -> Undo {
         let t = eval::EvalTables::of(self.pos.variant());
         let before = self.psq;
         let mut after = before;
@@ -140,8 +139,8 @@ impl<'a> Worker<'a> {
             MoveKind::Castle => {
                 let c = &self.pos.game().castlings[m.castle_index()];
                 let a = c.army.index();
-                let king = crate::types::Piece::new(c.army, crate::types::PieceKind::King);
-                let rook = crate::types::Piece::new(c.army, crate::types::PieceKind::Rook);
+                let king = Piece::new(c.army, PieceKind::King);
+                let rook = Piece::new(c.army, PieceKind::Rook);
                 after[a] += t.piece_square(king, c.king_to) - t.piece_square(king, c.king_from)
                     + t.piece_square(rook, c.rook_to)
                     - t.piece_square(rook, c.rook_from);
@@ -151,7 +150,7 @@ impl<'a> Worker<'a> {
                     let a = piece.army().index();
                     let placed = m
                         .promotion_kind()
-                        .map_or(piece, |k| crate::types::Piece::new(piece.army(), k));
+                        .map_or(piece, |k| Piece::new(piece.army(), k));
                     after[a] += t.piece_square(placed, m.to()) - t.piece_square(piece, m.from());
                     let victim = if m.kind() == MoveKind::EnPassant {
                         m.aux_cell()
@@ -174,7 +173,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Takes back `m`.
-    pub(super) fn take_back(&mut self, m: Move, undo: &crate::position::Undo) {
+    pub(super) fn take_back(&mut self, m: Move, undo: &Undo) {
         self.pos.unmake(m, undo);
         self.psq = self.psq_path.pop().unwrap_or(self.psq);
     }
@@ -361,7 +360,7 @@ impl<'a> Worker<'a> {
     }
 
     /// The value of an ended game at `ply` from the root player's view.
-    pub(super) fn outcome_for_root(&self, outcome: &crate::rules::Outcome, ply: usize) -> i32 {
+    pub(super) fn outcome_for_root(&self, outcome: &Outcome, ply: usize) -> i32 {
         outcome_value(outcome, &self.pos, self.root, ply)
     }
 

@@ -12,7 +12,7 @@ use crate::geometry::hex::HexBoard;
 use crate::geometry::{Geometry, SliderClass};
 use crate::position::Position;
 use crate::rules::{EndReason, Outcome};
-use crate::types::{Army, Cell, MAX_PLAYERS, Player};
+use crate::types::{Army, Cell, MAX_PLAYERS, Player, PlayerSet};
 
 /// The start position in the position format.
 pub const START: &str = "nRnP2bPbR/nBnP3bPbN/nNnP4bPbB/nKnP5bPbQ/nQnP6bPbK/nBnP7bPbN/nNnP8bPbB/nRnP9bPbR/nP10bP/11/10/wPwPwPwPwPwPwPwPwP/wRwBwNwKwQwBwNwR w wKQnKQbKQ - 0 1";
@@ -176,7 +176,7 @@ pub fn outcome_without_moves(pos: &Position) -> Outcome {
     let winner = order
         .clone()
         .find(|&p| {
-            let by = pos.attackers(crate::types::PlayerSet::EMPTY.with(p));
+            let by = pos.attackers(PlayerSet::EMPTY.with(p));
             pos.attackers_of(king, pos.occupied(), &by).nonempty()
         })
         .unwrap_or(Player::new((mated.index() + 1) % pos.game().players));

@@ -12,7 +12,7 @@ use crate::movegen::MoveSink;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{EndReason, Outcome, Removed};
-use crate::types::{Cell, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};
+use crate::types::{Army, Cell, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};
 
 /// The start position in the position format.
 pub const START: &str = "wKwBwRwP1/wNwQwBwP1bP/wRwNwPwP1bPbR/wPwPwP2bPbNbN/6bPbQbK/rPrPrP2bPbBbB/rRrBrPrP1bPbR/rBrQrNrP1bP/rKrNrRrP1 r rKQwKQbKQ - 0 1";
@@ -94,7 +94,7 @@ pub fn build() -> Game {
     let castlings = CASTLINGS
         .iter()
         .map(|&(army, side, rabe, turm, between)| Castling {
-            army: crate::types::Army::new(army),
+            army: Army::new(army),
             side,
             king_from: cell(rabe),
             king_to: cell(turm),

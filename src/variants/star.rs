@@ -9,11 +9,11 @@ use super::{EnPassantRule, Game, Variant};
 use crate::bitboard::Bitboard;
 use crate::geometry::sections::{ColumnRule, SectionBoard};
 use crate::geometry::{Geometry, SliderClass};
-use crate::movegen::MoveSink;
+use crate::movegen::{MoveCounter, MoveSink};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{EndReason, Outcome};
-use crate::types::{MAX_PLAYERS, Player};
+use crate::types::{Army, Cell, MAX_PLAYERS, PieceKind, Player};
 
 /// Player (and section) letters in turn order: Blue, Green, Red.
 const LETTERS: &str = "bgr";
@@ -26,7 +26,7 @@ pub fn build() -> Game {
     let board = SectionBoard::new(ColumnRule::Star);
     let names = (0..SectionBoard::CELLS)
         .map(|i| {
-            let (s, x, y) = board.coords(crate::types::Cell::new(i as u8));
+            let (s, x, y) = board.coords(Cell::new(i as u8));
             let section = LETTERS.as_bytes()[s] as char;
             let row = ROW_LETTERS.as_bytes()[(y - 1) as usize] as char;
             format!("{section}{row}{x}")
@@ -65,7 +65,7 @@ fn checkers_of(pos: &Position, player: Player) -> Bitboard {
 
 /// Whether the player to move is mated: in check without a legal move.
 fn is_mated(pos: &Position) -> bool {
-    let mut counter = crate::movegen::MoveCounter::default();
+    let mut counter = MoveCounter::default();
     pos.generate_standard(&mut counter);
     counter.0 == 0 && pos.in_check()
 }
@@ -127,13 +127,13 @@ impl<S: MoveSink> MoveSink for Tally<'_, S> {
     }
 
     #[inline(always)]
-    fn push_targets(&mut self, from: crate::types::Cell, targets: Bitboard) {
+    fn push_targets(&mut self, from: Cell, targets: Bitboard) {
         self.any |= targets.nonempty();
         self.inner.push_targets(from, targets);
     }
 
     #[inline(always)]
-    fn push_promotions(&mut self, from: crate::types::Cell, targets: Bitboard) {
+    fn push_promotions(&mut self, from: Cell, targets: Bitboard) {
         self.any |= targets.nonempty();
         self.inner.push_promotions(from, targets);
     }
@@ -154,8 +154,8 @@ pub fn duty_applies(pos: &Position) -> bool {
 pub fn points(pos: &Position) -> [u32; MAX_PLAYERS] {
     let mut points = [0u32; MAX_PLAYERS];
     for (p, slot) in points.iter_mut().enumerate().take(pos.game().players) {
-        let army = pos.army(crate::types::Army::new(p));
-        let on_board: u32 = crate::types::PieceKind::ALL
+        let army = pos.army(Army::new(p));
+        let on_board: u32 = PieceKind::ALL
             .iter()
             .map(|&k| u32::from(Game::star_points(k)) * (pos.kind(k) & army).count())
             .sum();

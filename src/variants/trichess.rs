@@ -10,7 +10,7 @@ use crate::geometry::sections::{ColumnRule, SectionBoard};
 use crate::geometry::{Geometry, SliderClass};
 use crate::position::{AfterMate, Position};
 use crate::rules::{EndReason, Outcome, Removed};
-use crate::types::{MAX_PLAYERS, Player, PlayerSet};
+use crate::types::{Cell, MAX_PLAYERS, Player, PlayerSet};
 
 /// Player letters in turn order.
 const LETTERS: &str = "wrb";
@@ -40,7 +40,7 @@ pub fn build() -> Game {
     let board = SectionBoard::new(ColumnRule::Trichess);
     let names = (0..SectionBoard::CELLS)
         .map(|i| {
-            let (s, x, y) = board.coords(crate::types::Cell::new(i as u8));
+            let (s, x, y) = board.coords(Cell::new(i as u8));
             name(s, x, y)
         })
         .collect();
