@@ -1,9 +1,11 @@
 //! Position strings of every game: whatever the reader accepts must be a
-//! position the engine can play — its own position string reads back to
-//! the same position, every legal move is taken back exactly, and perft
-//! and a shallow search run without a panic.
+//! position the engine can play, by the checks of `tests/data/playable.rs`
+//! (reads back to itself, moves taken back exactly, keys as read afresh,
+//! perft and a shallow search that picks a legal move), without a panic.
+//! The first byte picks the game and, for Trichess, the rule after a mate.
 //!
-//!     cargo +nightly fuzz run position
+//!     mkdir -p fuzz/corpus/position
+//!     cargo +nightly fuzz run position fuzz/corpus/position fuzz/seeds/position
 
 #![no_main]
 

@@ -2,7 +2,8 @@
 //! a panic. `go` and `bench` lines are only parsed (searching here would
 //! make each run slow); every other command runs in full.
 //!
-//!     cargo +nightly fuzz run protocol
+//!     mkdir -p fuzz/corpus/protocol
+//!     cargo +nightly fuzz run protocol fuzz/corpus/protocol fuzz/seeds/protocol
 
 #![no_main]
 
