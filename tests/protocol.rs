@@ -160,6 +160,38 @@ fn go_depth_reports_and_plays_one_legal_move() {
     assert!(e.sync().is_empty(), "nothing after bestmove");
 }
 
+/// The node count of the last completed depth of a `go depth <depth>`.
+fn nodes_to_depth(e: &mut Engine, depth: u32) -> u64 {
+    e.send(&format!("go depth {depth}"));
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    let last = lines
+        .iter()
+        .rfind(|l| field(l, "depth") == Some(depth.to_string().as_str()))
+        .unwrap_or_else(|| panic!("depth {depth} in {lines:?}"));
+    field(last, "nodes")
+        .and_then(|n| n.parse().ok())
+        .expect("nodes")
+}
+
+#[test]
+fn clear_hash_and_ucinewgame_make_the_next_search_start_afresh() {
+    let mut e = Engine::start();
+    e.command("position startpos");
+    let fresh = nodes_to_depth(&mut e, 6);
+    let warm = nodes_to_depth(&mut e, 6);
+    assert!(warm < fresh, "the table carries over: {warm} / {fresh}");
+    for forget in ["setoption name Clear Hash", "ucinewgame"] {
+        assert!(e.command(forget).is_empty(), "{forget}");
+        assert_eq!(nodes_to_depth(&mut e, 6), fresh, "after {forget}");
+    }
+    let refused = e.command("setoption name Clear Hash value 1");
+    assert_eq!(
+        errors(&refused).len(),
+        1,
+        "a button takes no value: {refused:?}"
+    );
+}
+
 #[test]
 fn infinite_search_answers_isready_and_stops_with_one_bestmove() {
     let mut e = Engine::start();

@@ -21,7 +21,7 @@ use crate::position::Position;
 use crate::search::{Limits, Searcher};
 use crate::variants::Variant;
 use go::{GoCommand, bestmove_line, info_line, parse_go};
-use options::{AFTER_MATE, HASH, OptionSpec, Options, UCI_VARIANT};
+use options::{AFTER_MATE, CLEAR_HASH, HASH, OptionSpec, Options, UCI_VARIANT};
 use output::one_line;
 use setup::Setup;
 use std::io::BufRead;
@@ -231,10 +231,14 @@ impl Engine {
     }
 
     /// Applies the change of an option that affects the position or, at
-    /// once when no search runs, the table's size.
+    /// once when no search runs, the table's size; `Clear Hash` clears
+    /// before the next search, as `ucinewgame` does.
     fn after_option(&mut self, set: &OptionSpec) {
         let variant = self.options.variant();
         let after_mate = self.options.after_mate();
+        if set.name == CLEAR_HASH {
+            self.new_game = true;
+        }
         if set.name == HASH
             && let Ok(mut searcher) = self.searcher.try_lock()
             && let Err(why) = searcher.set_options(self.options.search())

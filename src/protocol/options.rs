@@ -14,6 +14,9 @@ pub const UCI_VARIANT: &str = "UCI_Variant";
 pub const THREADS: &str = "Threads";
 /// Name of the option giving the transposition table's size in MiB.
 pub const HASH: &str = "Hash";
+/// Name of the button that makes the next search forget what earlier ones
+/// learnt (the table and the move-ordering history), as `ucinewgame` does.
+pub const CLEAR_HASH: &str = "Clear Hash";
 /// Name of Trichess's option for what follows the first mate.
 pub const AFTER_MATE: &str = "AfterMate";
 /// Name of the option choosing the search algorithm for three players.
@@ -156,6 +159,11 @@ pub const OPTIONS: &[OptionSpec] = &[
             min: 1,
             max: MAX_HASH_MB,
         },
+        accept: None,
+    },
+    OptionSpec {
+        name: CLEAR_HASH,
+        kind: OptionKind::Button,
         accept: None,
     },
     OptionSpec {
