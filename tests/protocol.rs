@@ -383,6 +383,77 @@ fn stop_interrupts_perft() {
     );
 }
 
+/// The `vs others` column of `eval` by player letter (none for a player
+/// out of the game), and the static score of its last line.
+fn static_scores(e: &mut Engine) -> (Vec<(char, Option<i32>)>, i32) {
+    let lines = e.command("eval");
+    let rows = lines
+        .iter()
+        .filter(|l| l.starts_with("  ") && !l.trim_start().starts_with("player"))
+        .map(|l| {
+            let letter = l.trim_start().chars().next().expect("letter");
+            if l.ends_with("out of the game") {
+                return (letter, None);
+            }
+            let vs_others = l.split_whitespace().last().and_then(|v| v.parse().ok());
+            (
+                letter,
+                Some(vs_others.unwrap_or_else(|| panic!("vs others in {l}"))),
+            )
+        })
+        .collect();
+    let score = lines
+        .last()
+        .and_then(|l| l.strip_prefix("To move: "))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("static score in {lines:?}"));
+    (rows, score)
+}
+
+#[test]
+fn eval_scores_each_player_and_the_player_to_move() {
+    let mut e = Engine::start();
+    for v in Variant::ALL {
+        e.command(&format!("setoption name UCI_Variant value {v}"));
+        let (rows, score) = static_scores(&mut e);
+        assert_eq!(rows.len(), v.game().players, "{v}: {rows:?}");
+        assert!(
+            rows.iter().all(|&(_, s)| s == Some(0)),
+            "{v} starts level: {rows:?}"
+        );
+        assert_eq!(score, 0, "{v}");
+    }
+    let of =
+        |rows: &[(char, Option<i32>)], letter| rows.iter().find(|r| r.0 == letter).expect("row").1;
+    // Chess: White a queen up, Black to move.
+    e.command("setoption name UCI_Variant value chess");
+    e.command("position fen 4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+    let (rows, score) = static_scores(&mut e);
+    let white = of(&rows, 'w').expect("white in the game");
+    assert!(white > 800, "{rows:?}");
+    assert_eq!(of(&rows, 'b'), Some(-white));
+    assert_eq!(score, -white, "the static score is the mover's");
+    // Hexenschach: Red is out, Black has taken over its army.
+    e.command("setoption name UCI_Variant value hexenschach");
+    e.command(
+        "position fen wKwBwRwP1/wNwQ1wP1bP/wRwNwPwP1bPbR/wPwPwPwB1bPbNbN/6bPbQbK/rPrPrP2bP1bB/\
+         rRrBrPrP1bPbR/rBrQ1rP1bP/bBrNrRrPrN w wKQbKQ - 0 1 out=r armies=rb",
+    );
+    let (rows, score) = static_scores(&mut e);
+    assert_eq!(of(&rows, 'r'), None, "{rows:?}");
+    let black = of(&rows, 'b').expect("black in the game");
+    assert!(black > 3000, "two armies against one: {rows:?}");
+    assert_eq!((of(&rows, 'w'), score), (Some(-black), -black));
+    // A finished game has none.
+    e.command("setoption name UCI_Variant value chess");
+    e.command("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    assert_eq!(
+        e.command("eval"),
+        ["No static evaluation: the game is over (checkmate w 0 b 1)"]
+    );
+}
+
 #[test]
 fn help_lists_the_commands() {
     let mut e = Engine::start();
@@ -395,6 +466,7 @@ fn help_lists_the_commands() {
         "go",
         "stop",
         "d",
+        "eval",
         "bench",
         "quit",
     ] {

@@ -18,7 +18,8 @@ use crate::moves::Move;
 use crate::notation::NULL_MOVE_TEXT;
 use crate::perft;
 use crate::position::Position;
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, Searcher, eval};
+use crate::types::{MAX_PLAYERS, Player};
 use crate::variants::Variant;
 use go::{GoCommand, bestmove_line, info_line, parse_go};
 use options::{AFTER_MATE, CLEAR_HASH, HASH, OptionSpec, Options, UCI_VARIANT};
@@ -45,7 +46,7 @@ const MAX_QUOTED_CHARS: usize = 60;
 const MAX_MESSAGE_CHARS: usize = 1000;
 
 /// The commands and what they do, as `help` lists them.
-const COMMANDS: [(&str, &str); 14] = [
+const COMMANDS: [(&str, &str); 15] = [
     (
         "uci",
         "identify the engine and list its options, then uciok",
@@ -68,6 +69,10 @@ const COMMANDS: [(&str, &str); 14] = [
     ("stop", "end the running search, perft or bench"),
     ("ponderhit", "(pondering is not supported)"),
     ("d", "show the position"),
+    (
+        "eval",
+        "show the static evaluation of the position, per player",
+    ),
     ("bench [depth <n>] [threads <n>]", "run the benchmark"),
     ("debug on|off", "accepted; no effect"),
     ("help", "this list"),
@@ -163,6 +168,7 @@ impl Engine {
             "stop" => self.worker.stop(),
             "ponderhit" => self.out.error("ponderhit: pondering is not supported"),
             "d" => self.display(),
+            "eval" => self.static_evaluation(),
             "bench" => self.bench(args),
             "debug" if matches!(args, ["on"] | ["off"]) => {}
             "debug" => self.out.error("debug takes on or off"),
@@ -336,6 +342,62 @@ impl Engine {
         if let Err(why) = started {
             self.out.error(&format!("go refused: {why}"));
         }
+    }
+
+    /// Prints each player's static evaluation: material and placement,
+    /// activity (mobility and king danger), their total, and the total
+    /// against the others' average, which the search's scores compare.
+    fn static_evaluation(&self) {
+        let pos = &self.position;
+        if let Some(outcome) = pos.outcome() {
+            self.out.line(&format!(
+                "No static evaluation: the game is over ({} {})",
+                outcome.reason.name(),
+                outcome.points_text(pos)
+            ));
+            return;
+        }
+        let game = pos.game();
+        let placement = eval::evaluate_fast(pos);
+        let activity = eval::ReachCache::default().activity(pos);
+        let total: [i32; MAX_PLAYERS] = std::array::from_fn(|p| placement[p] + activity[p]);
+        let in_game = pos.state().in_game;
+        let mut lines = vec![
+            "Static evaluation in centipawns (placement: material, centralisation, pawn progress; \
+             activity: mobility, king danger; vs others: the total against the others' average)"
+                .to_string(),
+            format!(
+                "  {:<12} {:>9} {:>9} {:>7} {:>10}",
+                "player", "placement", "activity", "total", "vs others"
+            ),
+        ];
+        for p in (0..game.players).map(Player::new) {
+            let name = format!(
+                "{} ({})",
+                game.letters[p.index()],
+                game.player_names[p.index()]
+            );
+            lines.push(if in_game.has(p) {
+                let i = p.index();
+                format!(
+                    "  {name:<12} {:>9} {:>9} {:>7} {:>+10}",
+                    placement[i],
+                    activity[i],
+                    total[i],
+                    eval::against_others(&total, p, in_game)
+                )
+            } else {
+                format!("  {name:<12} out of the game")
+            });
+        }
+        let mover = pos.to_move();
+        lines.push(format!(
+            "To move: {} ({}), static score {:+}",
+            game.letters[mover.index()],
+            game.player_names[mover.index()],
+            eval::against_others(&total, mover, in_game)
+        ));
+        self.out.block(lines);
     }
 
     fn display(&self) {

@@ -279,24 +279,11 @@ impl<'a> Worker<'a> {
     }
 
     /// The value of per-player `scores` for the root player: its score
-    /// against the average of the others still in the game.
+    /// against the average of the others still in the game, short of a
+    /// decided score.
     fn root_value(&self, scores: [i32; MAX_PLAYERS]) -> i32 {
-        let mut others = 0;
-        let mut count = 0;
-        for p in self.pos.state().in_game.iter() {
-            if p != self.root {
-                others += scores[p.index()];
-                count += 1;
-            }
-        }
-        // The count is 1 or 2 (no opponent: nothing to average): division
-        // by a constant, not by a variable.
-        let average = match count {
-            0 | 1 => others,
-            2 => others / 2,
-            n => others / n,
-        };
-        (scores[self.root.index()] - average).clamp(-DECIDED_SCORE + 1, DECIDED_SCORE - 1)
+        eval::against_others(&scores, self.root, self.pos.state().in_game)
+            .clamp(-DECIDED_SCORE + 1, DECIDED_SCORE - 1)
     }
 
     /// The static value for the side to move, computed in full only when
@@ -505,18 +492,14 @@ impl<'a> Worker<'a> {
             pos.make(m);
         }
         let scores = eval::evaluate(&pos);
-        let game = pos.game();
         let in_game = pos.state().in_game;
         in_game
             .iter()
             .map(|p| {
-                let others: Vec<i32> = in_game
-                    .iter()
-                    .filter(|&o| o != p)
-                    .map(|o| scores[o.index()])
-                    .collect();
-                let average = others.iter().sum::<i32>() / others.len().max(1) as i32;
-                (game.letters[p.index()], scores[p.index()] - average)
+                (
+                    pos.game().letters[p.index()],
+                    eval::against_others(&scores, p, in_game),
+                )
             })
             .collect()
     }

@@ -8,7 +8,7 @@
 use crate::bitboard::Bitboard;
 use crate::geometry::{PerCell, SliderClass, per_cell};
 use crate::position::Position;
-use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, Piece, PieceKind};
+use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};
 use crate::variants::{Game, Variant};
 use std::sync::OnceLock;
 
@@ -270,6 +270,29 @@ pub fn evaluate_fast_from(pos: &Position, armies: &[i32; MAX_PLAYERS]) -> [i32; 
 /// progress (and Star's captured points), per player.
 pub fn evaluate_fast(pos: &Position) -> [i32; MAX_PLAYERS] {
     evaluate_fast_from(pos, &piece_squares(pos))
+}
+
+/// `player`'s score against the average of the other players of `in_game`
+/// (its own score when none is left): the one number per player that the
+/// scalar searches value a position by, and that `info ... scores` and the
+/// `eval` command report.
+#[inline(always)]
+pub fn against_others(scores: &[i32; MAX_PLAYERS], player: Player, in_game: PlayerSet) -> i32 {
+    let mut others = 0;
+    let mut count = 0;
+    for p in in_game.iter() {
+        if p != player {
+            others += scores[p.index()];
+            count += 1;
+        }
+    }
+    // One or two others: a division by a constant, not by a variable.
+    let average = match count {
+        0 | 1 => others,
+        2 => others / 2,
+        n => others / n,
+    };
+    scores[player.index()] - average
 }
 
 /// The static score of each player (absolute strength; only players still
