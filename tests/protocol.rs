@@ -192,6 +192,49 @@ fn clear_hash_and_ucinewgame_make_the_next_search_start_afresh() {
     );
 }
 
+/// The move of a `bestmove` line, checked legal in `pos`.
+fn legal_bestmove(pos: &Position, line: &str) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert!(
+        words.len() >= 2 && pos.parse_move(words[1]).is_ok(),
+        "{line}"
+    );
+}
+
+#[test]
+fn ponder_holds_bestmove_until_ponderhit_then_moves_on_its_clock() {
+    let mut e = Engine::start();
+    e.command("position startpos moves e2e4");
+    e.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(300));
+    let pondering = e.sync();
+    assert_eq!(bestmoves(&pondering), 0, "pondering: {pondering:?}");
+    let hit = Instant::now();
+    e.send("ponderhit");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert!(
+        hit.elapsed() < Duration::from_millis(1000),
+        "within Black's second: {:?}",
+        hit.elapsed()
+    );
+    let mut pos = Position::start(Variant::Chess);
+    pos.make(pos.parse_move("e2e4").unwrap());
+    legal_bestmove(&pos, lines.last().unwrap());
+    assert!(e.sync().is_empty(), "one bestmove");
+}
+
+#[test]
+fn stop_while_pondering_answers_once_and_ponderhit_then_is_an_error() {
+    let mut e = Engine::start();
+    e.command("position startpos");
+    e.send("go ponder wtime 1000 btime 1000");
+    let lines = e.command("stop");
+    assert_eq!(bestmoves(&lines), 1, "{lines:?}");
+    legal_bestmove(&Position::start(Variant::Chess), lines.last().unwrap());
+    let late = e.command("ponderhit");
+    assert_eq!(errors(&late).len(), 1, "{late:?}");
+}
+
 #[test]
 fn infinite_search_answers_isready_and_stops_with_one_bestmove() {
     let mut e = Engine::start();

@@ -24,8 +24,15 @@ pub const MAX_MOVES_TO_GO: u32 = 1000;
 pub enum GoCommand {
     /// Count the move tree to this depth, split by root move.
     Perft(u32),
-    /// Search within these limits.
-    Search(Limits),
+    /// Search within `limits`; with `ponder`, first search without them
+    /// until `ponderhit` (the limits then apply) or `stop`.
+    Search {
+        /// The limits of the search (after `ponderhit` when pondering).
+        limits: Limits,
+        /// `go ponder`: the position is the one after the move the engine
+        /// expects its opponent to play.
+        ponder: bool,
+    },
 }
 
 /// Parameter words of `go` apart from the clocks.
@@ -81,6 +88,7 @@ pub fn parse_go(pos: &Position, words: &[&str]) -> Result<GoCommand, String> {
         return Ok(GoCommand::Perft(depth));
     }
     let mut limits = Limits::default();
+    let mut ponder = false;
     let mut i = 0;
     while i < words.len() {
         let word = words[i];
@@ -117,9 +125,9 @@ pub fn parse_go(pos: &Position, words: &[&str]) -> Result<GoCommand, String> {
                 continue;
             }
             "ponder" => {
-                return Err(
-                    "pondering is not supported (the engine has no Ponder option)".to_string(),
-                );
+                ponder = true;
+                i += 1;
+                continue;
             }
             "mate" => return Err("go mate is not supported".to_string()),
             "perft" => return Err("perft must come right after go: go perft <depth>".to_string()),
@@ -144,7 +152,7 @@ pub fn parse_go(pos: &Position, words: &[&str]) -> Result<GoCommand, String> {
                 }
                 None => {
                     return Err(format!(
-                        "unknown go parameter '{word}' (parameters: depth nodes movetime movestogo infinite searchmoves perft, clocks: {})",
+                        "unknown go parameter '{word}' (parameters: depth nodes movetime movestogo infinite ponder searchmoves perft, clocks: {})",
                         clock_words(pos)
                     ));
                 }
@@ -152,7 +160,7 @@ pub fn parse_go(pos: &Position, words: &[&str]) -> Result<GoCommand, String> {
         }
         i += 2;
     }
-    Ok(GoCommand::Search(limits))
+    Ok(GoCommand::Search { limits, ponder })
 }
 
 /// Whether `word` starts a new parameter of `go`.
@@ -244,7 +252,7 @@ mod tests {
 
     fn limits(text: &str) -> Limits {
         match go(text) {
-            Ok(GoCommand::Search(limits)) => limits,
+            Ok(GoCommand::Search { limits, .. }) => limits,
             other => panic!("{text}: {other:?}"),
         }
     }
@@ -300,6 +308,22 @@ mod tests {
     }
 
     #[test]
+    fn ponder_keeps_the_limits_for_after_ponderhit() {
+        match go("ponder wtime 1000 btime 2000 winc 10") {
+            Ok(GoCommand::Search { limits, ponder }) => {
+                assert!(ponder);
+                assert_eq!(limits.time[0], Some(Duration::from_secs(1)));
+                assert_eq!(limits.increment[0], Duration::from_millis(10));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            go("wtime 1000"),
+            Ok(GoCommand::Search { ponder: false, .. })
+        ));
+    }
+
+    #[test]
     fn absurd_values_are_refused() {
         let too_deep = format!("depth {}", MAX_DEPTH + 1);
         for bad in [
@@ -318,7 +342,6 @@ mod tests {
             "searchmoves",
             "searchmoves e2e5",
             "searchmoves zz",
-            "ponder",
             "mate 3",
             "bogus",
         ] {

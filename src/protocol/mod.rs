@@ -18,7 +18,7 @@ use crate::moves::Move;
 use crate::notation::NULL_MOVE_TEXT;
 use crate::perft;
 use crate::position::Position;
-use crate::search::{Limits, Searcher, eval};
+use crate::search::{Info, Limits, Searcher, eval};
 use crate::types::{MAX_PLAYERS, Player};
 use crate::variants::Variant;
 use go::{GoCommand, bestmove_line, info_line, parse_go};
@@ -62,12 +62,15 @@ const COMMANDS: [(&str, &str); 15] = [
         "set the position of the current game",
     ),
     (
-        "go [depth|nodes|movetime|movestogo <n>] [<letter>time|<letter>inc <ms>] [infinite] [searchmoves <m> ...]",
+        "go [depth|nodes|movetime|movestogo <n>] [<letter>time|<letter>inc <ms>] [infinite] [ponder] [searchmoves <m> ...]",
         "search the position; info lines, then one bestmove",
     ),
     ("go perft <depth>", "count the move tree below each move"),
     ("stop", "end the running search, perft or bench"),
-    ("ponderhit", "(pondering is not supported)"),
+    (
+        "ponderhit",
+        "the expected move was played: the pondering search goes on under its clocks",
+    ),
     ("d", "show the position"),
     (
         "eval",
@@ -102,6 +105,8 @@ pub struct Engine {
     worker: Worker,
     searcher: Arc<Mutex<Searcher>>,
     new_game: bool,
+    /// A `go ponder` search runs and has not had its `ponderhit` or `stop`.
+    pondering: bool,
 }
 
 /// Runs the protocol: prints the greeting, then handles the lines of
@@ -139,6 +144,7 @@ impl Engine {
             worker: Worker::new(),
             searcher: Arc::new(Mutex::new(searcher)),
             new_game: false,
+            pondering: false,
         }
     }
 
@@ -165,8 +171,11 @@ impl Engine {
             "setoption" => self.setoption(args),
             "position" => self.position_command(args),
             "go" => self.go(args),
-            "stop" => self.worker.stop(),
-            "ponderhit" => self.out.error("ponderhit: pondering is not supported"),
+            "stop" => {
+                self.pondering = false;
+                self.worker.stop();
+            }
+            "ponderhit" => self.ponderhit(),
             "d" => self.display(),
             "eval" => self.static_evaluation(),
             "bench" => self.bench(args),
@@ -316,7 +325,7 @@ impl Engine {
                     perft_job(&pos, depth, threads, signal)
                 })
             }
-            GoCommand::Search(limits) => {
+            GoCommand::Search { limits, ponder } => {
                 let fallback_move = pos
                     .legal_moves()
                     .first()
@@ -325,22 +334,35 @@ impl Engine {
                 let searcher = Arc::clone(&self.searcher);
                 let settings = self.options.search();
                 let new_game = std::mem::take(&mut self.new_game);
-                self.worker.start(&self.out, fallback, move |signal, out| {
-                    let mut searcher = searcher
-                        .lock()
-                        .unwrap_or_else(|poisoned| poisoned.into_inner());
-                    if let Err(why) = searcher.set_options(settings) {
-                        out.line(&format!("info string error: {why}"));
-                    }
-                    if new_game {
-                        searcher.clear();
-                    }
-                    search_job(&pos, &limits, signal, out, &mut searcher)
-                })
+                self.worker
+                    .start(&self.out, fallback, move |signal, out| {
+                        let mut searcher = searcher
+                            .lock()
+                            .unwrap_or_else(|poisoned| poisoned.into_inner());
+                        if let Err(why) = searcher.set_options(settings) {
+                            out.line(&format!("info string error: {why}"));
+                        }
+                        if new_game {
+                            searcher.clear();
+                        }
+                        search_job(&pos, &limits, ponder, signal, out, &mut searcher)
+                    })
+                    .inspect(|()| self.pondering = ponder)
             }
         };
         if let Err(why) = started {
             self.out.error(&format!("go refused: {why}"));
+        }
+    }
+
+    /// Lets a pondering search go on as a search under its clocks.
+    fn ponderhit(&mut self) {
+        if self.pondering && self.worker.is_busy() {
+            self.pondering = false;
+            self.worker.ponderhit();
+        } else {
+            self.out
+                .error("ponderhit: no search is pondering (go ponder starts one)");
         }
     }
 
@@ -471,36 +493,54 @@ fn perft_job(pos: &Position, depth: u32, threads: usize, signal: &StopSignal) ->
     }
 }
 
-/// `go` on the worker: `info` lines as the search goes, and the `bestmove`
-/// line (held back until `stop` when the search is infinite). A finished
-/// game is reported instead of searched.
+/// The job of `go`: the search within `limits` and its one `bestmove` line.
+/// With `ponder`, the search first runs without time limits until
+/// `ponderhit`, then searches again under `limits` (the table keeps what
+/// pondering found); a `stop` while pondering answers with the pondering
+/// search's move. An infinite or pondering search that ends early holds its
+/// `bestmove` back until it is released.
 fn search_job(
     pos: &Position,
     limits: &Limits,
+    ponder: bool,
     signal: &StopSignal,
     out: &Output,
     searcher: &mut Searcher,
 ) -> Vec<String> {
-    let best = match pos.outcome() {
-        Some(outcome) => {
-            out.line(&format!(
-                "info string gameover {} {}",
-                outcome.reason.name(),
-                outcome.points_text(pos)
-            ));
-            format!("bestmove {NULL_MOVE_TEXT}")
+    if let Some(outcome) = pos.outcome() {
+        out.line(&format!(
+            "info string gameover {} {}",
+            outcome.reason.name(),
+            outcome.points_text(pos)
+        ));
+        if ponder {
+            signal.wait_for_ponderhit();
         }
-        None => {
-            let result = searcher.search(pos, limits, signal.flag(), &mut |info| {
-                out.line(&info_line(pos, info));
-            });
-            bestmove_line(pos, &result)
+        if limits.infinite {
+            signal.wait();
         }
+        return vec![format!("bestmove {NULL_MOVE_TEXT}")];
+    }
+    let mut report = |info: &Info| out.line(&info_line(pos, info));
+    let mut result = if ponder {
+        let pondering = Limits {
+            infinite: true,
+            movetime: None,
+            time: Default::default(),
+            moves_to_go: None,
+            ..limits.clone()
+        };
+        searcher.search(pos, &pondering, signal.flag(), &mut report)
+    } else {
+        searcher.search(pos, limits, signal.flag(), &mut report)
     };
+    if ponder && signal.wait_for_ponderhit() {
+        result = searcher.search(pos, limits, signal.flag(), &mut report);
+    }
     if limits.infinite {
         signal.wait();
     }
-    vec![best]
+    vec![bestmove_line(pos, &result)]
 }
 
 /// The answer to `go perft`: `move: count` lines, an empty line and the total.

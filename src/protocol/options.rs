@@ -17,6 +17,8 @@ pub const HASH: &str = "Hash";
 /// Name of the button that makes the next search forget what earlier ones
 /// learnt (the table and the move-ordering history), as `ucinewgame` does.
 pub const CLEAR_HASH: &str = "Clear Hash";
+/// Name of UCI's option by which a GUI says it may send `go ponder`.
+pub const PONDER: &str = "Ponder";
 /// Name of Trichess's option for what follows the first mate.
 pub const AFTER_MATE: &str = "AfterMate";
 /// Name of the option choosing the search algorithm for three players.
@@ -164,6 +166,11 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: CLEAR_HASH,
         kind: OptionKind::Button,
+        accept: None,
+    },
+    OptionSpec {
+        name: PONDER,
+        kind: OptionKind::Check { default: false },
         accept: None,
     },
     OptionSpec {

@@ -10,40 +10,77 @@ use std::thread::JoinHandle;
 /// Stack size of the worker thread: room for deep recursive searches.
 const WORKER_STACK_BYTES: usize = 64 << 20;
 
-/// The stop request of one job: a flag the search polls, and a way to wait for it.
+/// The requests the command loop makes of a running job: `stop`, and
+/// `ponderhit` for a pondering search. The search polls one flag; a job
+/// waits on the requests themselves.
 #[derive(Default)]
 pub struct StopSignal {
     flag: AtomicBool,
-    raised: Mutex<bool>,
+    requests: Mutex<Requests>,
     wake: Condvar,
 }
 
+/// What the command loop has asked of the job so far.
+#[derive(Default)]
+struct Requests {
+    stop: bool,
+    ponderhit: bool,
+}
+
 impl StopSignal {
-    /// The flag the search and perft poll.
+    /// The flag the search and perft poll: raised by `stop`, and by
+    /// `ponderhit` to end the pondering search.
     pub fn flag(&self) -> &AtomicBool {
         &self.flag
     }
 
     /// Whether stop was requested.
     pub fn is_raised(&self) -> bool {
-        self.flag.load(Ordering::Relaxed)
+        self.lock().stop
     }
 
     /// Requests the job to stop.
     pub fn raise(&self) {
+        let mut requests = self.lock();
+        requests.stop = true;
         self.flag.store(true, Ordering::Relaxed);
-        let mut raised = self.raised.lock().unwrap_or_else(|p| p.into_inner());
-        *raised = true;
+        self.wake.notify_all();
+    }
+
+    /// Tells a pondering job that the expected move was played: its
+    /// pondering search ends, and [`StopSignal::wait_for_ponderhit`] returns.
+    pub fn ponderhit(&self) {
+        let mut requests = self.lock();
+        requests.ponderhit = true;
+        self.flag.store(true, Ordering::Relaxed);
         self.wake.notify_all();
     }
 
     /// Blocks until stop is requested (an infinite search that finished
     /// early holds its `bestmove` back until then, as UCI requires).
     pub fn wait(&self) {
-        let mut raised = self.raised.lock().unwrap_or_else(|p| p.into_inner());
-        while !*raised {
-            raised = self.wake.wait(raised).unwrap_or_else(|p| p.into_inner());
+        let mut requests = self.lock();
+        while !requests.stop {
+            requests = self.wake.wait(requests).unwrap_or_else(|p| p.into_inner());
         }
+    }
+
+    /// Blocks until `ponderhit` or stop: true on `ponderhit`, with the flag
+    /// lowered again for the search that follows (a later stop raises it).
+    pub fn wait_for_ponderhit(&self) -> bool {
+        let mut requests = self.lock();
+        while !requests.stop && !requests.ponderhit {
+            requests = self.wake.wait(requests).unwrap_or_else(|p| p.into_inner());
+        }
+        if requests.stop {
+            return false;
+        }
+        self.flag.store(false, Ordering::Relaxed);
+        true
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Requests> {
+        self.requests.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -114,6 +151,11 @@ impl Worker {
                 Err(format!("cannot start a thread: {e}"))
             }
         }
+    }
+
+    /// Passes `ponderhit` to the running job.
+    pub fn ponderhit(&self) {
+        self.signal.ponderhit();
     }
 
     /// Asks the running job (if any) to stop and waits until it has printed
