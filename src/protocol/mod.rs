@@ -507,40 +507,38 @@ fn search_job(
     out: &Output,
     searcher: &mut Searcher,
 ) -> Vec<String> {
-    if let Some(outcome) = pos.outcome() {
-        out.line(&format!(
-            "info string gameover {} {}",
-            outcome.reason.name(),
-            outcome.points_text(pos)
-        ));
-        if ponder {
-            signal.wait_for_ponderhit();
-        }
-        if limits.infinite {
-            signal.wait();
-        }
-        return vec![format!("bestmove {NULL_MOVE_TEXT}")];
-    }
     let mut report = |info: &Info| out.line(&info_line(pos, info));
-    let mut result = if ponder {
-        let pondering = Limits {
-            infinite: true,
-            movetime: None,
-            time: Default::default(),
-            moves_to_go: None,
-            ..limits.clone()
-        };
-        searcher.search(pos, &pondering, signal.flag(), &mut report)
-    } else {
-        searcher.search(pos, limits, signal.flag(), &mut report)
+    let mut result = match pos.outcome() {
+        Some(outcome) => {
+            out.line(&format!(
+                "info string gameover {} {}",
+                outcome.reason.name(),
+                outcome.points_text(pos)
+            ));
+            None
+        }
+        None if ponder => {
+            let pondering = Limits {
+                infinite: true,
+                movetime: None,
+                time: Default::default(),
+                moves_to_go: None,
+                ..limits.clone()
+            };
+            Some(searcher.search(pos, &pondering, signal.flag(), &mut report))
+        }
+        None => Some(searcher.search(pos, limits, signal.flag(), &mut report)),
     };
-    if ponder && signal.wait_for_ponderhit() {
-        result = searcher.search(pos, limits, signal.flag(), &mut report);
+    if ponder && signal.wait_for_ponderhit() && result.is_some() {
+        result = Some(searcher.search(pos, limits, signal.flag(), &mut report));
     }
     if limits.infinite {
         signal.wait();
     }
-    vec![bestmove_line(pos, &result)]
+    vec![result.map_or_else(
+        || format!("bestmove {NULL_MOVE_TEXT}"),
+        |r| bestmove_line(pos, &r),
+    )]
 }
 
 /// The answer to `go perft`: `move: count` lines, an empty line and the total.
