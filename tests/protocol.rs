@@ -236,6 +236,26 @@ fn stop_while_pondering_answers_once_and_ponderhit_then_is_an_error() {
 }
 
 #[test]
+fn go_mate_ends_once_the_mate_asked_for_is_found() {
+    let mut e = Engine::start();
+    e.command("position fen k7/8/2K5/8/8/8/8/7R w - - 0 1");
+    e.send("go mate 2");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    let last_info = lines
+        .iter()
+        .rfind(|l| l.starts_with("info depth"))
+        .expect("info");
+    assert_eq!(field(last_info, "mate"), Some("2"), "{last_info}");
+    let best = lines.last().unwrap();
+    assert!(
+        best.starts_with("bestmove c6b6") || best.starts_with("bestmove c6c7"),
+        "{best}"
+    );
+    assert!(e.sync().is_empty(), "one bestmove");
+    assert_eq!(errors(&e.command("go mate 0")).len(), 1);
+}
+
+#[test]
 fn infinite_search_answers_isready_and_stops_with_one_bestmove() {
     let mut e = Engine::start();
     e.send("go infinite");

@@ -129,7 +129,7 @@ pub fn parse_go(pos: &Position, words: &[&str]) -> Result<GoCommand, String> {
                 i += 1;
                 continue;
             }
-            "mate" => return Err("go mate is not supported".to_string()),
+            "mate" => limits.mate = Some(number(words, i + 1, word, 1..=MAX_DEPTH)?),
             "perft" => return Err("perft must come right after go: go perft <depth>".to_string()),
             _ => match clock_word(pos, word) {
                 Some((player, true)) => {
@@ -152,7 +152,7 @@ pub fn parse_go(pos: &Position, words: &[&str]) -> Result<GoCommand, String> {
                 }
                 None => {
                     return Err(format!(
-                        "unknown go parameter '{word}' (parameters: depth nodes movetime movestogo infinite ponder searchmoves perft, clocks: {})",
+                        "unknown go parameter '{word}' (parameters: depth nodes movetime movestogo mate infinite ponder searchmoves perft, clocks: {})",
                         clock_words(pos)
                     ));
                 }
@@ -324,6 +324,12 @@ mod tests {
     }
 
     #[test]
+    fn mate_asks_for_a_number_of_moves() {
+        assert_eq!(limits("mate 3").mate, Some(3));
+        assert_eq!(limits("depth 5").mate, None);
+    }
+
+    #[test]
     fn absurd_values_are_refused() {
         let too_deep = format!("depth {}", MAX_DEPTH + 1);
         for bad in [
@@ -342,7 +348,8 @@ mod tests {
             "searchmoves",
             "searchmoves e2e5",
             "searchmoves zz",
-            "mate 3",
+            "mate 0",
+            "mate",
             "bogus",
         ] {
             let err = go(bad).expect_err(bad);

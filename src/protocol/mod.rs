@@ -62,7 +62,7 @@ const COMMANDS: [(&str, &str); 15] = [
         "set the position of the current game",
     ),
     (
-        "go [depth|nodes|movetime|movestogo <n>] [<letter>time|<letter>inc <ms>] [infinite] [ponder] [searchmoves <m> ...]",
+        "go [depth|nodes|movetime|movestogo|mate <n>] [<letter>time|<letter>inc <ms>] [infinite] [ponder] [searchmoves <m> ...]",
         "search the position; info lines, then one bestmove",
     ),
     ("go perft <depth>", "count the move tree below each move"),

@@ -437,8 +437,9 @@ impl<'a> Worker<'a> {
             if self.aborted {
                 break;
             }
-            if depth == max_depth {
-                // Whichever thread completes the last depth ends the search.
+            if depth == max_depth || self.found_mate_asked_for(result.score) {
+                // Whichever thread completes the last depth, or finds the
+                // mate `go mate` asked for, ends the search.
                 self.shared.abort.store(true, AtomicOrdering::Relaxed);
                 break;
             }
@@ -456,6 +457,14 @@ impl<'a> Worker<'a> {
             .nodes
             .fetch_add(self.nodes % super::CHECK_EVERY, AtomicOrdering::Relaxed);
         result
+    }
+
+    /// Whether `score` is a mate for the root player within the moves of
+    /// `go mate`.
+    fn found_mate_asked_for(&self, score: i32) -> bool {
+        self.shared.mate_limit.is_some_and(|limit| {
+            super::mate_moves(score).is_some_and(|moves| moves > 0 && moves.unsigned_abs() <= limit)
+        })
     }
 
     fn report(&self, lines: &[RootMove], depth: u32, report: &mut dyn FnMut(&Info)) {

@@ -94,6 +94,9 @@ pub struct Limits {
     pub increment: [Duration; MAX_PLAYERS],
     /// Moves until the next time control.
     pub moves_to_go: Option<u32>,
+    /// Stop once a mate in at most this many moves is found (counted as
+    /// `score mate` counts them).
+    pub mate: Option<u32>,
     /// Search until stopped.
     pub infinite: bool,
     /// Only these root moves.
@@ -167,13 +170,21 @@ pub struct SearchResult {
 
 /// Converts a score to the protocol's form: `cp N` or `mate N` (moves of the root player).
 pub fn score_text(score: i32) -> String {
-    if score.abs() >= DECIDED_SCORE {
-        let plies = WIN_SCORE - score.abs();
-        let moves = (plies + 1) / 2;
-        format!("mate {}", if score > 0 { moves } else { -moves })
-    } else {
-        format!("cp {score}")
+    match mate_moves(score) {
+        Some(moves) => format!("mate {moves}"),
+        None => format!("cp {score}"),
     }
+}
+
+/// The moves to the end of a decided game that `score` stands for, as
+/// `score mate` shows them (negative when the player is mated), or none
+/// for a score that decides nothing.
+pub fn mate_moves(score: i32) -> Option<i32> {
+    if score.abs() < DECIDED_SCORE {
+        return None;
+    }
+    let moves = (WIN_SCORE - score.abs() + 1) / 2;
+    Some(if score > 0 { moves } else { -moves })
 }
 
 /// The points a game's result is measured against: the most any player
@@ -229,6 +240,8 @@ pub(crate) struct Shared<'a> {
     pub searching: Vec<std::sync::atomic::AtomicU32>,
     pub nodes: AtomicU64,
     pub node_limit: Option<u64>,
+    /// `go mate`: a mate in at most this many moves ends the search.
+    pub mate_limit: Option<u32>,
     pub deadline: Option<Instant>,
     pub start: Instant,
 }
@@ -342,6 +355,7 @@ impl Searcher {
                 .collect(),
             nodes: AtomicU64::new(0),
             node_limit: limits.nodes,
+            mate_limit: limits.mate,
             deadline: plan.hard.map(|h| start + h),
             start,
         };
