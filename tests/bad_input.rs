@@ -561,7 +561,8 @@ fn absurd_numbers_are_refused() {
         ("go movestogo 0", vec!["movestogo", "'0'"]),
         ("go ntime abc", vec!["ntime", "abc"]),
         ("go rtime 1000", vec!["rtime"]),
-        ("go mate 3", vec!["mate"]),
+        ("go mate 0", vec!["mate", "'0'"]),
+        ("go mate 101", vec!["mate", "101"]),
         ("go searchmoves e2e5", vec!["searchmoves", "e2e5"]),
         (
             "setoption name Hash value 99999999999",
