@@ -154,9 +154,7 @@ fn go_depth_reports_and_plays_one_legal_move() {
     }
     let mut pos = Position::start(Variant::Chess);
     pos.make(pos.parse_move("e2e4").unwrap());
-    let best = lines.last().unwrap();
-    let words: Vec<&str> = best.split_whitespace().collect();
-    assert!(pos.parse_move(words[1]).is_ok(), "{best}");
+    legal_bestmove(&pos, lines.last().unwrap());
     assert!(e.sync().is_empty(), "nothing after bestmove");
 }
 
