@@ -373,9 +373,8 @@ impl Engine {
         let pos = &self.position;
         if let Some(outcome) = pos.outcome() {
             self.out.line(&format!(
-                "No static evaluation: the game is over ({} {})",
-                outcome.reason.name(),
-                outcome.points_text(pos)
+                "No static evaluation: the game is over ({})",
+                outcome.summary(pos)
             ));
             return;
         }
@@ -394,11 +393,7 @@ impl Engine {
             ),
         ];
         for p in (0..game.players).map(Player::new) {
-            let name = format!(
-                "{} ({})",
-                game.letters[p.index()],
-                game.player_names[p.index()]
-            );
+            let name = game.player_label(p);
             lines.push(if in_game.has(p) {
                 let i = p.index();
                 format!(
@@ -414,9 +409,8 @@ impl Engine {
         }
         let mover = pos.to_move();
         lines.push(format!(
-            "To move: {} ({}), static score {:+}",
-            game.letters[mover.index()],
-            game.player_names[mover.index()],
+            "To move: {}, static score {:+}",
+            game.player_label(mover),
             eval::against_others(&total, mover, in_game)
         ));
         self.out.block(lines);
@@ -425,7 +419,6 @@ impl Engine {
     fn display(&self) {
         let pos = &self.position;
         let game = pos.game();
-        let mover = pos.to_move().index();
         let fen = pos.fen();
         let shown_fen = if pos.variant() == Variant::Chess {
             pos.standard_fen()
@@ -433,7 +426,7 @@ impl Engine {
             fen.clone()
         };
         let state = match pos.outcome() {
-            Some(o) => format!("gameover {} {}", o.reason.name(), o.points_text(pos)),
+            Some(o) => format!("gameover {}", o.summary(pos)),
             None => "in play".to_string(),
         };
         let mut lines = vec![String::new()];
@@ -444,10 +437,7 @@ impl Engine {
             format!("Fen: {shown_fen}"),
             format!("Position: {fen}"),
             format!("Key: {:016X}", pos.hash()),
-            format!(
-                "To move: {} ({})",
-                game.letters[mover], game.player_names[mover]
-            ),
+            format!("To move: {}", game.player_label(pos.to_move())),
             format!("State: {state}"),
             format!("In check: {}", if pos.in_check() { "yes" } else { "no" }),
         ]);
@@ -510,11 +500,7 @@ fn search_job(
     let mut report = |info: &Info| out.line(&info_line(pos, info));
     let mut result = match pos.outcome() {
         Some(outcome) => {
-            out.line(&format!(
-                "info string gameover {} {}",
-                outcome.reason.name(),
-                outcome.points_text(pos)
-            ));
+            out.line(&format!("info string gameover {}", outcome.summary(pos)));
             None
         }
         None if ponder => {

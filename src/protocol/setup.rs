@@ -128,15 +128,15 @@ fn explain_refusal(pos: &Position, text: &str, why: &str) -> String {
         return format!("is refused: {why}");
     };
     let game = pos.game();
-    let mover = pos.to_move().index();
-    let who = format!("{} ({})", game.letters[mover], game.player_names[mover]);
+    let mover = pos.to_move();
+    let who = game.player_label(mover);
     let from_name = game.geometry.name(from);
     let to_name = game.geometry.name(to);
     let Some(piece) = pos.piece_at(from) else {
         return format!("is illegal: there is no piece on {from_name} ({who} to move)");
     };
     let token = pos.cell_token(from);
-    if pos.controller(piece).map(|p| p.index()) != Some(mover) {
+    if pos.controller(piece) != Some(mover) {
         return format!(
             "is illegal: the {token} on {from_name} does not belong to {who}, who is to move"
         );

@@ -34,11 +34,6 @@ impl StopSignal {
         &self.flag
     }
 
-    /// Whether stop was requested.
-    pub fn is_raised(&self) -> bool {
-        self.lock().stop
-    }
-
     /// Requests the job to stop.
     pub fn raise(&self) {
         let mut requests = self.lock();

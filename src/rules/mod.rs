@@ -194,6 +194,12 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The end as the protocol writes it after `gameover`: the reason and
+    /// the points, `checkmate w 1 b 0`.
+    pub fn summary(&self, pos: &Position) -> String {
+        format!("{} {}", self.reason.name(), self.points_text(pos))
+    }
+
     /// The points written for the protocol: `w 1 b 0`.
     pub fn points_text(&self, pos: &Position) -> String {
         let game = pos.game();

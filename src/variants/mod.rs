@@ -13,7 +13,7 @@ pub mod trichess;
 use crate::bitboard::Bitboard;
 use crate::geometry::{Geometry, PerCell, SliderClass, per_cell};
 use crate::position::zobrist::Zobrist;
-use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, PieceKind};
+use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, PieceKind, Player};
 use std::sync::OnceLock;
 
 /// The game ids of the rule book.
@@ -304,6 +304,12 @@ pub struct Game {
 }
 
 impl Game {
+    /// How the protocol names `player`: its letter and name, `w (White)`.
+    pub fn player_label(&self, player: Player) -> String {
+        let p = player.index();
+        format!("{} ({})", self.letters[p], self.player_names[p])
+    }
+
     /// Shared constructor: fills the tables every game derives the same way.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
