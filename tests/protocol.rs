@@ -433,6 +433,43 @@ fn end_of_input_during_a_search_prints_bestmove_then_exits() {
 }
 
 #[test]
+fn end_of_input_lets_perft_and_bench_finish() {
+    // As `echo bench | stockfish`: the totals are what the script asked for.
+    let mut e = Engine::start();
+    e.send("go perft 4");
+    e.close_input();
+    let lines = e.read_until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 197281")
+    );
+    assert!(e.wait_exit().success());
+
+    let mut e = Engine::start();
+    e.send("bench depth 1");
+    e.close_input();
+    let lines = e.read_until(|l| l.starts_with("Nodes/second: "));
+    assert!(
+        lines.iter().any(|l| l.starts_with("Total nodes: ")),
+        "{lines:?}"
+    );
+    assert!(e.wait_exit().success());
+}
+
+#[test]
+fn quit_interrupts_perft() {
+    let mut e = Engine::start();
+    e.send("go perft 10");
+    e.sync();
+    e.send("quit");
+    assert_eq!(
+        e.read_until(|l| l.starts_with("info string")),
+        ["info string perft stopped"]
+    );
+    assert!(e.wait_exit().success());
+}
+
+#[test]
 fn stop_interrupts_perft() {
     let mut e = Engine::start();
     e.send("go perft 10");

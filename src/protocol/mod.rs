@@ -27,7 +27,7 @@ use output::one_line;
 use setup::Setup;
 use std::io::BufRead;
 use std::sync::{Arc, Mutex};
-use worker::{StopSignal, Worker};
+use worker::{AtEndOfInput, StopSignal, Worker};
 
 /// The engine's name.
 pub const ENGINE_NAME: &str = "Triskel";
@@ -110,8 +110,9 @@ pub struct Engine {
 }
 
 /// Runs the protocol: prints the greeting, then handles the lines of
-/// `input` until `quit` or end of input, then stops any running search
-/// (which still prints its `bestmove`).
+/// `input` until `quit` or end of input. `quit` stops any running job (a
+/// search still prints its `bestmove`); the end of input stops a search
+/// but lets a perft or bench finish.
 pub fn run(mut input: impl BufRead, out: Output) {
     out.line(&greeting());
     let mut engine = Engine::new(out);
@@ -119,14 +120,17 @@ pub fn run(mut input: impl BufRead, out: Output) {
     loop {
         bytes.clear();
         match input.read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => break,
+            Ok(0) | Err(_) => {
+                engine.end_of_input();
+                return;
+            }
             Ok(_) => {}
         }
         if engine.handle(&String::from_utf8_lossy(&bytes)) == Flow::Quit {
-            break;
+            engine.shutdown();
+            return;
         }
     }
-    engine.shutdown();
 }
 
 impl Engine {
@@ -194,6 +198,12 @@ impl Engine {
     /// Stops a running search, perft or bench and waits for its final output.
     pub fn shutdown(&mut self) {
         self.worker.stop();
+    }
+
+    /// The input has ended: stops a running search (which prints its
+    /// `bestmove`), lets a perft or bench finish.
+    pub fn end_of_input(&mut self) {
+        self.worker.end_of_input();
     }
 
     fn uci(&self) {
@@ -321,9 +331,12 @@ impl Engine {
         let started = match command {
             GoCommand::Perft(depth) => {
                 let threads = self.options.threads();
-                self.worker.start(&self.out, Vec::new(), move |signal, _| {
-                    perft_job(&pos, depth, threads, signal)
-                })
+                self.worker.start(
+                    &self.out,
+                    Vec::new(),
+                    AtEndOfInput::Finish,
+                    move |signal, _| perft_job(&pos, depth, threads, signal),
+                )
             }
             GoCommand::Search { limits, ponder } => {
                 let fallback_move = pos
@@ -335,18 +348,23 @@ impl Engine {
                 let settings = self.options.search();
                 let new_game = std::mem::take(&mut self.new_game);
                 self.worker
-                    .start(&self.out, fallback, move |signal, out| {
-                        let mut searcher = searcher
-                            .lock()
-                            .unwrap_or_else(|poisoned| poisoned.into_inner());
-                        if let Err(why) = searcher.set_options(settings) {
-                            out.line(&format!("info string error: {why}"));
-                        }
-                        if new_game {
-                            searcher.clear();
-                        }
-                        search_job(&pos, &limits, ponder, signal, out, &mut searcher)
-                    })
+                    .start(
+                        &self.out,
+                        fallback,
+                        AtEndOfInput::Stop,
+                        move |signal, out| {
+                            let mut searcher = searcher
+                                .lock()
+                                .unwrap_or_else(|poisoned| poisoned.into_inner());
+                            if let Err(why) = searcher.set_options(settings) {
+                                out.line(&format!("info string error: {why}"));
+                            }
+                            if new_game {
+                                searcher.clear();
+                            }
+                            search_job(&pos, &limits, ponder, signal, out, &mut searcher)
+                        },
+                    )
                     .inspect(|()| self.pondering = ponder)
             }
         };
@@ -457,18 +475,20 @@ impl Engine {
                 return;
             }
         };
-        let started =
-            self.worker
-                .start(&self.out, Vec::new(), move |signal, out| {
-                    match bench::run(&config, signal.flag(), &mut |line| out.line(line)) {
-                        Ok(Some(totals)) => totals.summary_lines(),
-                        Ok(None) => vec!["info string bench stopped".to_string()],
-                        Err(why) => vec![format!(
-                            "info string error: bench failed: {}",
-                            one_line(&why)
-                        )],
-                    }
-                });
+        let started = self.worker.start(
+            &self.out,
+            Vec::new(),
+            AtEndOfInput::Finish,
+            move |signal, out| match bench::run(&config, signal.flag(), &mut |line| out.line(line))
+            {
+                Ok(Some(totals)) => totals.summary_lines(),
+                Ok(None) => vec!["info string bench stopped".to_string()],
+                Err(why) => vec![format!(
+                    "info string error: bench failed: {}",
+                    one_line(&why)
+                )],
+            },
+        );
         if let Err(why) = started {
             self.out.error(&format!("bench refused: {why}"));
         }

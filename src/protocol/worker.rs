@@ -79,6 +79,19 @@ impl StopSignal {
     }
 }
 
+/// What the end of the engine's input does to a running job.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AtEndOfInput {
+    /// Stop it, as `quit` does: a search still prints its `bestmove`
+    /// (Stockfish's searches end so too).
+    #[default]
+    Stop,
+    /// Let it run to its end: a perft or a bench, whose totals are what
+    /// `echo bench | triskel` asks for (Stockfish runs them before it
+    /// reads on).
+    Finish,
+}
+
 /// Runs one job at a time on its own thread.
 ///
 /// A job prints its progress itself and returns its final lines (e.g.
@@ -89,6 +102,8 @@ pub struct Worker {
     handle: Option<JoinHandle<()>>,
     busy: Arc<AtomicBool>,
     signal: Arc<StopSignal>,
+    /// What the end of input does to the job started last.
+    at_end_of_input: AtEndOfInput,
 }
 
 impl Worker {
@@ -102,10 +117,17 @@ impl Worker {
         self.busy.load(Ordering::SeqCst)
     }
 
-    /// Starts `task` on the worker thread. Should the task panic, an error
-    /// line and the lines of `fallback` are printed instead of its final
-    /// lines (so a `go` still gets its one `bestmove`).
-    pub fn start<F>(&mut self, out: &Output, fallback: Vec<String>, task: F) -> Result<(), String>
+    /// Starts `task` on the worker thread; `at_end_of_input` says whether
+    /// the end of input stops it. Should the task panic, an error line and
+    /// the lines of `fallback` are printed instead of its final lines (so a
+    /// `go` still gets its one `bestmove`).
+    pub fn start<F>(
+        &mut self,
+        out: &Output,
+        fallback: Vec<String>,
+        at_end_of_input: AtEndOfInput,
+        task: F,
+    ) -> Result<(), String>
     where
         F: FnOnce(&StopSignal, &Output) -> Vec<String> + Send + 'static,
     {
@@ -113,6 +135,7 @@ impl Worker {
             return Err("busy".to_string());
         }
         self.join();
+        self.at_end_of_input = at_end_of_input;
         let signal = Arc::new(StopSignal::default());
         self.signal = Arc::clone(&signal);
         self.busy.store(true, Ordering::SeqCst);
@@ -158,6 +181,15 @@ impl Worker {
     pub fn stop(&mut self) {
         self.signal.raise();
         self.join();
+    }
+
+    /// The engine's input has ended: stops the running job, or waits for
+    /// it to finish, as the job asked when it started.
+    pub fn end_of_input(&mut self) {
+        match self.at_end_of_input {
+            AtEndOfInput::Stop => self.stop(),
+            AtEndOfInput::Finish => self.join(),
+        }
     }
 
     fn join(&mut self) {
