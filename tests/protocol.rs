@@ -271,6 +271,75 @@ fn infinite_search_answers_isready_and_stops_with_one_bestmove() {
     assert!(e.command("stop").is_empty(), "stop when idle does nothing");
 }
 
+/// The first two moves of the last `info` line's principal variation, and
+/// the words of the `bestmove` line, of a search's output.
+fn last_line_and_bestmove(lines: &[String]) -> (Vec<&str>, Vec<&str>) {
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    let pv = last_info.split(" pv ").nth(1).expect("a pv");
+    let bestmove = lines.last().expect("bestmove");
+    (
+        pv.split_whitespace().take(2).collect(),
+        bestmove.split_whitespace().collect(),
+    )
+}
+
+#[test]
+fn the_last_info_line_shows_the_move_played_on_any_number_of_threads() {
+    // With two threads the deepest iteration may be a helper's: it is
+    // reported too, so the GUI's last line and the move played agree.
+    let mut e = Engine::start();
+    e.command("setoption name Threads value 2");
+    for variant in ["chess", "dreierschach", "star"] {
+        e.command(&format!("setoption name UCI_Variant value {variant}"));
+        for _ in 0..3 {
+            e.command("position startpos");
+            e.send("go movetime 200");
+            let lines = e.read_until(|l| l.starts_with("bestmove"));
+            let (pv, bestmove) = last_line_and_bestmove(&lines);
+            assert_eq!(bestmove[1], pv[0], "{variant}: {lines:?}");
+            assert_eq!(bestmove.get(3), pv.get(1), "{variant}: {lines:?}");
+        }
+    }
+}
+
+#[test]
+fn a_stopped_search_reports_its_final_count_before_bestmove() {
+    // Dreierschach's depth 6 takes seconds: the search is stopped within
+    // it, and the last line gives the nodes and time at the stop.
+    let mut e = Engine::start();
+    e.command("setoption name UCI_Variant value dreierschach");
+    e.command("position startpos");
+    let started = Instant::now();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let waited = started.elapsed().as_millis();
+    e.send("stop");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    let last = infos.last().expect("info lines");
+    let time: u128 = field(last, "time")
+        .and_then(|t| t.parse().ok())
+        .expect("time");
+    assert!(
+        time + 50 >= waited,
+        "last line at {time} ms of {waited}: {lines:?}"
+    );
+    let nodes = |line: &str| field(line, "nodes").and_then(|n| n.parse::<u64>().ok());
+    assert!(
+        infos.windows(2).all(|w| nodes(w[0]) <= nodes(w[1])),
+        "{lines:?}"
+    );
+    let (pv, bestmove) = last_line_and_bestmove(&lines);
+    assert_eq!(bestmove[1], pv[0], "{lines:?}");
+}
+
 #[test]
 fn go_during_a_search_is_refused_and_the_search_goes_on() {
     let mut e = Engine::start();

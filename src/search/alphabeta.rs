@@ -9,14 +9,13 @@
 
 use super::ordering::{Frame, MAX_PLY, MoveStack, Ordering};
 use super::tt::{Bound, TtEntry};
-use super::{
-    Algorithm, DECIDED_SCORE, Info, Options, SearchResult, Shared, WIN_SCORE, outcome_value,
-};
+use super::{Algorithm, DECIDED_SCORE, Info, Options, Shared, WIN_SCORE, outcome_value};
 use super::{eval, see};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, Undo};
 use crate::rules::{self, EndReason, Outcome};
 use crate::types::{MAX_PLAYERS, Piece, PieceKind, Player};
+use std::sync::PoisonError;
 use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Duration;
 
@@ -57,6 +56,24 @@ pub(super) struct RootMove {
     pub(super) pv: Vec<Move>,
 }
 
+/// An iteration completed by some thread: the search's result so far.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Completed {
+    /// Its depth (0: none yet).
+    pub(super) depth: u32,
+    /// The deepest ply it reached.
+    pub(super) seldepth: usize,
+    /// The root moves of its principal variations, best first.
+    pub(super) lines: Vec<RootMove>,
+}
+
+/// What the main thread reported last.
+#[derive(Clone, Copy, Default)]
+struct Reported {
+    depth: u32,
+    nodes: u64,
+}
+
 /// One search thread.
 pub(crate) struct Worker<'a> {
     pub(super) shared: &'a Shared<'a>,
@@ -73,6 +90,8 @@ pub(crate) struct Worker<'a> {
     iteration: u32,
     /// The iteration was given up because another thread completed it.
     superseded: bool,
+    /// The main thread's last report.
+    reported: Reported,
     pub(super) stack: MoveStack,
     activity_cache: Vec<Option<(u64, [i32; MAX_PLAYERS])>>,
     /// The officers' reaches of the position evaluated last.
@@ -121,6 +140,7 @@ impl<'a> Worker<'a> {
             aborted: false,
             iteration: 0,
             superseded: false,
+            reported: Reported::default(),
             stack: MoveStack::default(),
             activity_cache: vec![None; ACTIVITY_CACHE],
             reach_cache: Box::default(),
@@ -371,15 +391,16 @@ impl<'a> Worker<'a> {
             .map(|o| self.outcome_for_root(&o, ply))
     }
 
-    /// Iterative deepening over `root_moves` up to `max_depth`, reporting
-    /// each completed depth (main thread) and stopping at `soft` time.
+    /// Iterative deepening over `root_moves` up to `max_depth`, publishing
+    /// each completed depth (see [`Completed`]); the main thread reports
+    /// what is published and stops at `soft` time.
     pub fn iterate(
         &mut self,
         root_moves: &MoveList,
         max_depth: u32,
         soft: Option<Duration>,
         report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
+    ) {
         let mut moves: Vec<RootMove> = root_moves
             .iter()
             .map(|&mv| RootMove {
@@ -388,18 +409,8 @@ impl<'a> Worker<'a> {
                 pv: vec![mv],
             })
             .collect();
-        let multi_pv = if self.id == 0 {
-            self.options.multi_pv.clamp(1, moves.len())
-        } else {
-            1
-        };
-        let mut result = SearchResult {
-            best: moves[0].mv,
-            ponder: None,
-            nodes: 0,
-            depth: 0,
-            score: 0,
-        };
+        let multi_pv = self.options.multi_pv.clamp(1, moves.len());
+        let mut completed_any = false;
         let mut depth = self.shared.next_depth(self.id, max_depth);
         while depth <= max_depth {
             self.iteration = depth;
@@ -414,30 +425,26 @@ impl<'a> Worker<'a> {
                 // Another thread completed this depth first: go deeper.
                 self.aborted = false;
                 self.superseded = false;
+                self.report_latest(report);
                 depth = self.shared.next_depth(self.id, max_depth);
                 continue;
             }
-            if self.aborted && (result.depth > 0 || self.id > 0) {
+            // The main thread completes at least its first depth, so that
+            // the search always has a move.
+            if self.aborted && (completed_any || self.id > 0) {
                 break;
             }
             moves[..multi_pv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-            result = SearchResult {
-                best: moves[0].mv,
-                ponder: moves[0].pv.get(1).copied(),
-                nodes: self.nodes,
-                depth,
-                score: moves[0].score,
-            };
+            completed_any = true;
             self.shared
                 .completed
                 .fetch_max(depth, AtomicOrdering::Relaxed);
-            if self.id == 0 {
-                self.report(&moves[..multi_pv], depth, report);
-            }
+            self.publish(depth, &moves[..multi_pv]);
+            self.report_latest(report);
             if self.aborted {
                 break;
             }
-            if depth == max_depth || self.found_mate_asked_for(result.score) {
+            if depth == max_depth || self.found_mate_asked_for(moves[0].score) {
                 // Whichever thread completes the last depth, or finds the
                 // mate `go mate` asked for, ends the search.
                 self.shared.abort.store(true, AtomicOrdering::Relaxed);
@@ -453,10 +460,62 @@ impl<'a> Worker<'a> {
             }
             depth = self.shared.next_depth(self.id, max_depth);
         }
+        // The nodes not yet added to the shared count, added.
+        let unshared = self.nodes % super::CHECK_EVERY;
         self.shared
             .nodes
-            .fetch_add(self.nodes % super::CHECK_EVERY, AtomicOrdering::Relaxed);
-        result
+            .fetch_add(unshared, AtomicOrdering::Relaxed);
+        self.nodes -= unshared;
+    }
+
+    /// Makes `lines`, just completed at `depth`, the search's result unless
+    /// another thread has completed a deeper iteration.
+    fn publish(&self, depth: u32, lines: &[RootMove]) {
+        let mut latest = self
+            .shared
+            .latest
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if depth > latest.depth {
+            *latest = Completed {
+                depth,
+                seldepth: self.seldepth,
+                lines: lines.to_vec(),
+            };
+        }
+    }
+
+    /// The main thread's report of the deepest completed iteration, once
+    /// per depth, whichever thread completed it.
+    fn report_latest(&mut self, report: &mut dyn FnMut(&Info)) {
+        if self.id != 0 {
+            return;
+        }
+        let latest = self
+            .shared
+            .latest
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        if latest.depth > self.reported.depth {
+            self.report(&latest, report);
+        }
+    }
+
+    /// The main thread's last report, once all threads have stopped: the
+    /// result the search ends with, again with the final node count and
+    /// time, when the search went on after the last report (as Stockfish's
+    /// last `info` line before `bestmove`).
+    pub fn report_final(&mut self, report: &mut dyn FnMut(&Info)) {
+        let latest = self
+            .shared
+            .latest
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        if self.shared.nodes.load(AtomicOrdering::Relaxed) > self.reported.nodes {
+            self.report(&latest, report);
+        }
     }
 
     /// Whether `score` is a mate for the root player within the moves of
@@ -467,20 +526,22 @@ impl<'a> Worker<'a> {
         })
     }
 
-    fn report(&self, lines: &[RootMove], depth: u32, report: &mut dyn FnMut(&Info)) {
+    /// Reports the lines of `completed` with the node count and time so far.
+    fn report(&mut self, completed: &Completed, report: &mut dyn FnMut(&Info)) {
+        let nodes =
+            self.shared.nodes.load(AtomicOrdering::Relaxed) + self.nodes % super::CHECK_EVERY;
         let game = self.pos.game();
-        for (i, line) in lines.iter().enumerate() {
+        for (i, line) in completed.lines.iter().enumerate() {
             let scores = if game.players > 2 {
                 self.player_scores(&line.pv)
             } else {
                 Vec::new()
             };
             report(&Info {
-                depth,
-                seldepth: self.seldepth as u32,
+                depth: completed.depth,
+                seldepth: completed.seldepth as u32,
                 multipv: i + 1,
-                nodes: self.shared.nodes.load(AtomicOrdering::Relaxed)
-                    + self.nodes % super::CHECK_EVERY,
+                nodes,
                 time: self.shared.start.elapsed(),
                 hashfull: self.shared.tt.hashfull(),
                 score: line.score,
@@ -488,6 +549,10 @@ impl<'a> Worker<'a> {
                 pv: line.pv.clone(),
             });
         }
+        self.reported = Reported {
+            depth: completed.depth,
+            nodes,
+        };
     }
 
     /// Each player's score at the end of `pv`: its evaluation against the

@@ -25,8 +25,8 @@ use crate::position::Position;
 use crate::rules::Outcome;
 use crate::types::{MAX_PLAYERS, Player};
 use ordering::Ordering;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 
@@ -244,6 +244,9 @@ pub(crate) struct Shared<'a> {
     pub mate_limit: Option<u32>,
     pub deadline: Option<Instant>,
     pub start: Instant,
+    /// The deepest iteration completed so far, by whichever thread: what
+    /// the search reports and plays.
+    latest: Mutex<alphabeta::Completed>,
 }
 
 impl Shared<'_> {
@@ -358,6 +361,7 @@ impl Searcher {
             mate_limit: limits.mate,
             deadline: plan.hard.map(|h| start + h),
             start,
+            latest: Mutex::default(),
         };
         let threads = self.options.threads.max(1);
         self.orderings.resize_with(threads, Ordering::default);
@@ -370,8 +374,8 @@ impl Searcher {
         let shared_ref = &shared;
         let root_ref = &root_moves;
         let options_ref = &options;
-        let results = std::thread::scope(|scope| {
-            let handles: Vec<_> = helpers
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = helpers
                 .iter_mut()
                 .enumerate()
                 .map(|(i, ordering)| {
@@ -384,25 +388,40 @@ impl Searcher {
                             ordering,
                             i + 1,
                         );
-                        worker.iterate(root_ref, max_depth, None, &mut |_| {})
+                        worker.iterate(root_ref, max_depth, None, &mut |_| {});
                     })
                 })
                 .collect();
             let mut worker = alphabeta::Worker::new(shared_ref, options_ref, pos, main, 0);
-            let main_result = worker.iterate(root_ref, max_depth, plan.soft, report);
+            worker.iterate(root_ref, max_depth, plan.soft, report);
             shared_ref.abort.store(true, AtomicOrdering::Relaxed);
-            let mut results = vec![main_result];
-            results.extend(handles.into_iter().filter_map(|h| h.join().ok()));
-            results
+            for helper in helpers {
+                // A helper that failed has only made the search shallower.
+                let _ = helper.join();
+            }
+            worker.report_final(report);
         });
         let nodes = shared.nodes.load(AtomicOrdering::Relaxed);
-        let best = results
-            .iter()
-            .enumerate()
-            .max_by_key(|(i, r)| (r.depth, *i == 0, r.score))
-            .map(|(_, r)| r.clone())
-            .unwrap_or_else(|| results[0].clone());
-        SearchResult { nodes, ..best }
+        let latest = shared
+            .latest
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        match latest.lines.first() {
+            Some(line) => SearchResult {
+                best: line.mv,
+                ponder: line.pv.get(1).copied(),
+                nodes,
+                depth: latest.depth,
+                score: line.score,
+            },
+            None => SearchResult {
+                best: root_moves[0],
+                ponder: None,
+                nodes,
+                depth: 0,
+                score: 0,
+            },
+        }
     }
 }
 
