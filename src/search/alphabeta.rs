@@ -15,7 +15,6 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, Undo};
 use crate::rules::{self, EndReason, Outcome};
 use crate::types::{MAX_PLAYERS, Piece, PieceKind, Player};
-use std::sync::PoisonError;
 use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Duration;
 
@@ -471,11 +470,7 @@ impl<'a> Worker<'a> {
     /// Makes `lines`, just completed at `depth`, the search's result unless
     /// another thread has completed a deeper iteration.
     fn publish(&self, depth: u32, lines: &[RootMove]) {
-        let mut latest = self
-            .shared
-            .latest
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut latest = self.shared.latest();
         if depth > latest.depth {
             *latest = Completed {
                 depth,
@@ -491,12 +486,7 @@ impl<'a> Worker<'a> {
         if self.id != 0 {
             return;
         }
-        let latest = self
-            .shared
-            .latest
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
+        let latest = self.shared.latest().clone();
         if latest.depth > self.reported.depth {
             self.report(&latest, report);
         }
@@ -507,12 +497,7 @@ impl<'a> Worker<'a> {
     /// time, when the search went on after the last report (as Stockfish's
     /// last `info` line before `bestmove`).
     pub fn report_final(&mut self, report: &mut dyn FnMut(&Info)) {
-        let latest = self
-            .shared
-            .latest
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
+        let latest = self.shared.latest().clone();
         if self.shared.nodes.load(AtomicOrdering::Relaxed) > self.reported.nodes {
             self.report(&latest, report);
         }

@@ -26,7 +26,7 @@ use crate::rules::Outcome;
 use crate::types::{MAX_PLAYERS, Player};
 use ordering::Ordering;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 
@@ -266,6 +266,11 @@ impl Shared<'_> {
         }
         self.searching[id].store(depth, AtomicOrdering::Relaxed);
         depth
+    }
+
+    /// The deepest iteration completed so far.
+    fn latest(&self) -> MutexGuard<'_, alphabeta::Completed> {
+        self.latest.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Whether the search must end now.
