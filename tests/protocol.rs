@@ -341,6 +341,36 @@ fn a_stopped_search_reports_its_final_count_before_bestmove() {
 }
 
 #[test]
+fn a_long_search_names_the_root_move_it_is_on() {
+    // After three seconds, as Stockfish: `info depth <d> currmove <move>
+    // currmovenumber <n>` before each root move.
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(3_400));
+    e.send("stop");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    let announced: Vec<&String> = lines.iter().filter(|l| l.contains(" currmove ")).collect();
+    assert!(!announced.is_empty(), "{lines:?}");
+    let pos = Position::start(Variant::Chess);
+    for line in announced {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words.len(), 7, "{line}");
+        assert_eq!(
+            [words[0], words[1], words[3], words[5]],
+            ["info", "depth", "currmove", "currmovenumber"]
+        );
+        assert!(words[2].parse::<u32>().is_ok_and(|d| d > 1), "{line}");
+        assert!(pos.parse_move(words[4]).is_ok(), "{line}");
+        assert!(
+            words[6]
+                .parse::<usize>()
+                .is_ok_and(|n| (1..=20).contains(&n)),
+            "{line}"
+        );
+    }
+}
+
+#[test]
 fn go_during_a_search_is_refused_and_the_search_goes_on() {
     let mut e = Engine::start();
     e.send("go infinite");

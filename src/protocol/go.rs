@@ -3,7 +3,7 @@
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::search::{Info, Limits, MAX_DEPTH, SearchResult, score_text};
+use crate::search::{Info, Limits, MAX_DEPTH, Progress, SearchResult, score_text};
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -195,8 +195,19 @@ fn millis(ms: u64) -> Duration {
     Duration::from_millis(ms)
 }
 
+/// The `info` line of a search's progress report.
+pub fn progress_line(pos: &Position, progress: &Progress) -> String {
+    match progress {
+        Progress::Line(info) => info_line(pos, info),
+        Progress::CurrentMove { depth, mv, number } => format!(
+            "info depth {depth} currmove {} currmovenumber {number}",
+            pos.move_text(*mv)
+        ),
+    }
+}
+
 /// The `info` line of one completed search depth.
-pub fn info_line(pos: &Position, info: &Info) -> String {
+fn info_line(pos: &Position, info: &Info) -> String {
     let ms = info.time.as_millis();
     let nps = u128::from(info.nodes) * 1000 / ms.max(1);
     let mut line = format!(

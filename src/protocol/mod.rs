@@ -18,10 +18,10 @@ use crate::moves::Move;
 use crate::notation::NULL_MOVE_TEXT;
 use crate::perft;
 use crate::position::Position;
-use crate::search::{Info, Limits, Searcher, eval};
+use crate::search::{Limits, Progress, Searcher, eval};
 use crate::types::{MAX_PLAYERS, Player};
 use crate::variants::Variant;
-use go::{GoCommand, bestmove_line, info_line, parse_go};
+use go::{GoCommand, bestmove_line, parse_go, progress_line};
 use options::{AFTER_MATE, CLEAR_HASH, HASH, OptionSpec, Options, UCI_VARIANT};
 use output::one_line;
 use setup::Setup;
@@ -517,7 +517,7 @@ fn search_job(
     out: &Output,
     searcher: &mut Searcher,
 ) -> Vec<String> {
-    let mut report = |info: &Info| out.line(&info_line(pos, info));
+    let mut report = |progress: &Progress| out.line(&progress_line(pos, progress));
     let mut result = match pos.outcome() {
         Some(outcome) => {
             out.line(&format!("info string gameover {}", outcome.summary(pos)));

@@ -9,7 +9,10 @@
 
 use super::ordering::{Frame, MAX_PLY, MoveStack, Ordering};
 use super::tt::{Bound, TtEntry};
-use super::{Algorithm, DECIDED_SCORE, Info, Options, Shared, WIN_SCORE, outcome_value};
+use super::{
+    Algorithm, CURRENT_MOVE_AFTER, DECIDED_SCORE, Info, Options, Progress, Shared, WIN_SCORE,
+    outcome_value,
+};
 use super::{eval, see};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, Undo};
@@ -398,7 +401,7 @@ impl<'a> Worker<'a> {
         root_moves: &MoveList,
         max_depth: u32,
         soft: Option<Duration>,
-        report: &mut dyn FnMut(&Info),
+        report: &mut dyn FnMut(&Progress),
     ) {
         let mut moves: Vec<RootMove> = root_moves
             .iter()
@@ -415,7 +418,7 @@ impl<'a> Worker<'a> {
             self.iteration = depth;
             for pv_index in 0..multi_pv {
                 let previous = moves[pv_index].score;
-                self.search_root(&mut moves[pv_index..], depth, previous);
+                self.search_root(&mut moves[pv_index..], depth, previous, pv_index, report);
                 if self.aborted {
                     break;
                 }
@@ -482,7 +485,7 @@ impl<'a> Worker<'a> {
 
     /// The main thread's report of the deepest completed iteration, once
     /// per depth, whichever thread completed it.
-    fn report_latest(&mut self, report: &mut dyn FnMut(&Info)) {
+    fn report_latest(&mut self, report: &mut dyn FnMut(&Progress)) {
         if self.id != 0 {
             return;
         }
@@ -496,7 +499,7 @@ impl<'a> Worker<'a> {
     /// result the search ends with, again with the final node count and
     /// time, when the search went on after the last report (as Stockfish's
     /// last `info` line before `bestmove`).
-    pub fn report_final(&mut self, report: &mut dyn FnMut(&Info)) {
+    pub fn report_final(&mut self, report: &mut dyn FnMut(&Progress)) {
         let latest = self.shared.latest().clone();
         if self.shared.nodes.load(AtomicOrdering::Relaxed) > self.reported.nodes {
             self.report(&latest, report);
@@ -512,7 +515,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Reports the lines of `completed` with the node count and time so far.
-    fn report(&mut self, completed: &Completed, report: &mut dyn FnMut(&Info)) {
+    fn report(&mut self, completed: &Completed, report: &mut dyn FnMut(&Progress)) {
         let nodes =
             self.shared.nodes.load(AtomicOrdering::Relaxed) + self.nodes % super::CHECK_EVERY;
         let game = self.pos.game();
@@ -522,7 +525,7 @@ impl<'a> Worker<'a> {
             } else {
                 Vec::new()
             };
-            report(&Info {
+            report(&Progress::Line(Info {
                 depth: completed.depth,
                 seldepth: completed.seldepth as u32,
                 multipv: i + 1,
@@ -532,7 +535,7 @@ impl<'a> Worker<'a> {
                 score: line.score,
                 scores,
                 pv: line.pv.clone(),
-            });
+            }));
         }
         self.reported = Reported {
             depth: completed.depth,
@@ -566,10 +569,19 @@ impl<'a> Worker<'a> {
     /// Searches the root moves at `depth` (the first of `moves` is the
     /// line being completed; MultiPV passes the rest). Aspiration windows
     /// around `previous`, widened on failure.
-    fn search_root(&mut self, moves: &mut [RootMove], depth: u32, previous: i32) {
+    /// `skipped` root moves come before `moves` (the lines MultiPV has
+    /// completed at this depth).
+    fn search_root(
+        &mut self,
+        moves: &mut [RootMove],
+        depth: u32,
+        previous: i32,
+        skipped: usize,
+        report: &mut dyn FnMut(&Progress),
+    ) {
         let depth = depth as i32;
         if self.uses_maxn() {
-            self.search_root_maxn(moves, depth);
+            self.search_root_maxn(moves, depth, skipped, report);
             return;
         }
         let (mut alpha, mut beta) = (-INFINITE, INFINITE);
@@ -579,7 +591,7 @@ impl<'a> Worker<'a> {
             beta = previous + delta;
         }
         loop {
-            let best = self.root_pass(moves, depth, alpha, beta);
+            let best = self.root_pass(moves, depth, (alpha, beta), skipped, report);
             if self.aborted {
                 return;
             }
@@ -595,11 +607,19 @@ impl<'a> Worker<'a> {
     }
 
     /// One pass over the root moves within `(alpha, beta)`; sorts the best first.
-    fn root_pass(&mut self, moves: &mut [RootMove], depth: i32, mut alpha: i32, beta: i32) -> i32 {
+    fn root_pass(
+        &mut self,
+        moves: &mut [RootMove],
+        depth: i32,
+        (mut alpha, beta): (i32, i32),
+        skipped: usize,
+        report: &mut dyn FnMut(&Progress),
+    ) -> i32 {
         let mut best = -INFINITE;
         let mut best_index = 0;
         for (i, root_move) in moves.iter_mut().enumerate() {
             let m = root_move.mv;
+            self.announce(depth, m, skipped + i + 1, report);
             let undo = self.play(m);
             let value = if i == 0 {
                 self.child(1, depth - 1, 1, alpha, beta)
@@ -636,6 +656,24 @@ impl<'a> Worker<'a> {
             moves[..=best_index].rotate_right(1);
         }
         best
+    }
+
+    /// Tells which root move the search turns to, once it has run long
+    /// enough for a GUI to want to know.
+    pub(super) fn announce(
+        &self,
+        depth: i32,
+        mv: Move,
+        number: usize,
+        report: &mut dyn FnMut(&Progress),
+    ) {
+        if self.id == 0 && self.shared.start.elapsed() >= CURRENT_MOVE_AFTER {
+            report(&Progress::CurrentMove {
+                depth: depth as u32,
+                mv,
+                number,
+            });
+        }
     }
 
     /// The value of the position just reached, for the side that moved

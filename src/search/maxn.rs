@@ -6,7 +6,7 @@
 use super::alphabeta::{Generate, RootMove, Worker};
 use super::ordering::{MAX_PLY, Ordering};
 use super::tt::{Bound, TtEntry};
-use super::{WIN_SCORE, eval};
+use super::{Progress, WIN_SCORE, eval};
 use crate::moves::Move;
 use crate::rules::{self, EndReason, Outcome};
 use crate::types::{MAX_PLAYERS, Player};
@@ -23,11 +23,19 @@ const QUIESCENCE_WIDTH: usize = 6;
 
 impl Worker<'_> {
     /// Max-n at the root: each root move valued by the root player's utility.
-    pub(super) fn search_root_maxn(&mut self, moves: &mut [RootMove], depth: i32) {
+    /// `skipped` root moves come before `moves` (see `search_root`).
+    pub(super) fn search_root_maxn(
+        &mut self,
+        moves: &mut [RootMove],
+        depth: i32,
+        skipped: usize,
+        report: &mut dyn FnMut(&Progress),
+    ) {
         let mut best = -WIN_SCORE - 1;
         let mut best_index = 0;
         for (i, root_move) in moves.iter_mut().enumerate() {
             let m = root_move.mv;
+            self.announce(depth, m, skipped + i + 1, report);
             let undo = self.play(m);
             let values = self.maxn(depth - 1, 1, None);
             self.take_back(m, &undo);

@@ -153,6 +153,27 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
+/// What a running search tells its caller (from its main thread).
+#[derive(Clone, Debug)]
+pub enum Progress {
+    /// A completed iteration, one per principal variation.
+    Line(Info),
+    /// The root move the search turns to, once it has run for
+    /// [`CURRENT_MOVE_AFTER`].
+    CurrentMove {
+        /// The depth being searched.
+        depth: u32,
+        /// The root move.
+        mv: Move,
+        /// Its place in the order of search (1-based, over all lines).
+        number: usize,
+    },
+}
+
+/// How long a search runs before it says which root move it is on (as
+/// Stockfish's `currmove` lines, for a GUI's display of a long analysis).
+pub const CURRENT_MOVE_AFTER: Duration = Duration::from_secs(3);
+
 /// The result of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
@@ -329,13 +350,14 @@ impl Searcher {
     }
 
     /// Searches `pos` within `limits` until done or `stop` is raised,
-    /// calling `report` after each completed depth (main thread only).
+    /// calling `report` after each completed depth and, in long searches,
+    /// with each root move searched.
     pub fn search(
         &mut self,
         pos: &Position,
         limits: &Limits,
         stop: &AtomicBool,
-        report: &mut dyn FnMut(&Info),
+        report: &mut dyn FnMut(&Progress),
     ) -> SearchResult {
         let start = Instant::now();
         let mut root_moves = pos.legal_moves();
@@ -435,7 +457,7 @@ pub fn search(
     pos: &Position,
     limits: &Limits,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(&Info),
+    report: &mut dyn FnMut(&Progress),
 ) -> SearchResult {
     Searcher::default().search(pos, limits, stop, report)
 }
