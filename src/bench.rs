@@ -8,7 +8,7 @@ use crate::perft;
 use crate::position::AfterMate;
 use crate::protocol::options::MAX_THREADS;
 use crate::protocol::setup::{STARTPOS, build_position};
-use crate::search::{Limits, MAX_DEPTH, Options as SearchOptions, Searcher};
+use crate::search::{Limits, MAX_DEPTH, Options as SearchOptions, Searcher, eval};
 use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -227,6 +227,8 @@ pub fn run(
     report: &mut dyn FnMut(&str),
 ) -> Result<Option<BenchTotals>, String> {
     config.check()?;
+    // Tables are built at start-up, as in the engine, not in the timed entries.
+    eval::build_all_tables();
     let mut totals = BenchTotals {
         nodes: 0,
         elapsed: Duration::ZERO,

@@ -114,6 +114,7 @@ pub struct Engine {
 /// search still prints its `bestmove`); the end of input stops a search
 /// but lets a perft or bench finish.
 pub fn run(mut input: impl BufRead, out: Output) {
+    eval::build_all_tables();
     out.line(&greeting());
     let mut engine = Engine::new(out);
     let mut bytes = Vec::new();

@@ -81,7 +81,8 @@ impl Variant {
         self as usize
     }
 
-    /// The game's tables, built on first use and shared afterwards.
+    /// The game's tables, built on first use (the engine builds them all
+    /// at start-up: `search::eval::build_all_tables`) and shared afterwards.
     pub fn game(self) -> &'static Game {
         static GAMES: [OnceLock<Game>; Variant::COUNT] =
             [const { OnceLock::new() }; Variant::COUNT];
