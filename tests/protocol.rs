@@ -344,11 +344,12 @@ fn a_stopped_search_reports_its_final_count_before_bestmove() {
 fn a_long_search_names_the_root_move_it_is_on() {
     // After three seconds, as Stockfish: `info depth <d> currmove <move>
     // currmovenumber <n>` before each root move.
+    // The first comes as the search turns to a root move after that.
     let mut e = Engine::start();
     e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(3_400));
+    let mut lines = e.read_until(|l| l.contains(" currmove "));
     e.send("stop");
-    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    lines.extend(e.read_until(|l| l.starts_with("bestmove")));
     let announced: Vec<&String> = lines.iter().filter(|l| l.contains(" currmove ")).collect();
     assert!(!announced.is_empty(), "{lines:?}");
     let pos = Position::start(Variant::Chess);
