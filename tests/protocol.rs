@@ -302,6 +302,16 @@ fn the_last_info_line_shows_the_move_played_on_any_number_of_threads() {
             let (pv, bestmove) = last_line_and_bestmove(&lines);
             assert_eq!(bestmove[1], pv[0], "{variant}: {lines:?}");
             assert_eq!(bestmove.get(3), pv.get(1), "{variant}: {lines:?}");
+            let reported = |key| -> Vec<u64> {
+                lines
+                    .iter()
+                    .filter_map(|l| field(l, key).and_then(|v| v.parse().ok()))
+                    .collect()
+            };
+            for key in ["depth", "seldepth", "nodes"] {
+                let values = reported(key);
+                assert!(values.is_sorted(), "{variant}: {key} went back: {lines:?}");
+            }
         }
     }
 }

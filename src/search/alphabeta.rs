@@ -477,7 +477,8 @@ impl<'a> Worker<'a> {
         if depth > latest.depth {
             *latest = Completed {
                 depth,
-                seldepth: self.seldepth,
+                // The deepest ply any thread has reached, as reported before.
+                seldepth: self.seldepth.max(latest.seldepth),
                 lines: lines.to_vec(),
             };
         }
