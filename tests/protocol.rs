@@ -317,6 +317,33 @@ fn the_last_info_line_shows_the_move_played_on_any_number_of_threads() {
 }
 
 #[test]
+fn a_search_stopped_at_once_still_plays_a_searched_move() {
+    // The main thread completes depth 1 whatever the limit, so the move
+    // played has been searched and the line shows its score (an aborted
+    // first iteration once showed `score mate 0` and the first legal move).
+    let mut e = Engine::start();
+    for threads in [1, 3, 8] {
+        e.command(&format!("setoption name Threads value {threads}"));
+        for go in ["go nodes 1", "go movetime 1"] {
+            e.send(go);
+            let lines = e.read_until(|l| l.starts_with("bestmove"));
+            let last = lines
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("info depth"))
+                .expect("an info line");
+            assert_eq!(
+                field(last, "score"),
+                Some("cp"),
+                "{threads} threads, {go}: {lines:?}"
+            );
+            let (pv, bestmove) = last_line_and_bestmove(&lines);
+            assert_eq!(bestmove[1], pv[0], "{threads} threads, {go}: {lines:?}");
+        }
+    }
+}
+
+#[test]
 fn a_stopped_search_reports_its_final_count_before_bestmove() {
     // Dreierschach's depth 6 takes seconds: the search is stopped within
     // it, and the last line gives the nodes and time at the stop.

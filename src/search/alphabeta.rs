@@ -221,6 +221,9 @@ impl<'a> Worker<'a> {
     }
 
     /// Counts a node; every few nodes looks whether the search must end.
+    /// The main thread does not stop before some thread has completed an
+    /// iteration (its own first is depth 1, a few dozen nodes), so that a
+    /// search always ends with a searched move.
     pub(super) fn visit(&mut self, ply: usize) -> bool {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -228,9 +231,10 @@ impl<'a> Worker<'a> {
             self.shared
                 .nodes
                 .fetch_add(super::CHECK_EVERY, AtomicOrdering::Relaxed);
-            if self.shared.must_stop() {
+            let completed = self.shared.completed.load(AtomicOrdering::Relaxed);
+            if self.shared.must_stop() && (self.id > 0 || completed > 0) {
                 self.aborted = true;
-            } else if self.shared.completed.load(AtomicOrdering::Relaxed) >= self.iteration {
+            } else if completed >= self.iteration {
                 // Another thread has finished this depth: give it up.
                 self.aborted = true;
                 self.superseded = true;
@@ -412,7 +416,6 @@ impl<'a> Worker<'a> {
             })
             .collect();
         let multi_pv = self.options.multi_pv.clamp(1, moves.len());
-        let mut completed_any = false;
         let mut depth = self.shared.next_depth(self.id, max_depth);
         while depth <= max_depth {
             self.iteration = depth;
@@ -431,13 +434,11 @@ impl<'a> Worker<'a> {
                 depth = self.shared.next_depth(self.id, max_depth);
                 continue;
             }
-            // The main thread completes at least its first depth, so that
-            // the search always has a move.
-            if self.aborted && (completed_any || self.id > 0) {
+            if self.aborted {
+                // A part of an iteration is never the result.
                 break;
             }
             moves[..multi_pv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-            completed_any = true;
             self.shared
                 .completed
                 .fetch_max(depth, AtomicOrdering::Relaxed);

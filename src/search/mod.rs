@@ -380,8 +380,10 @@ impl Searcher {
             stop,
             abort: AtomicBool::new(false),
             completed: std::sync::atomic::AtomicU32::new(0),
+            // The main thread claims depth 1 before any helper starts: it
+            // completes it whatever stops the search (see `Worker::visit`).
             searching: (0..self.options.threads.max(1))
-                .map(|_| std::sync::atomic::AtomicU32::new(0))
+                .map(|id| std::sync::atomic::AtomicU32::new(u32::from(id == 0)))
                 .collect(),
             nodes: AtomicU64::new(0),
             node_limit: limits.nodes,
