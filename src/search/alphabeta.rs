@@ -444,9 +444,6 @@ impl<'a> Worker<'a> {
                 .fetch_max(depth, AtomicOrdering::Relaxed);
             self.publish(depth, &moves[..multi_pv]);
             self.report_latest(report);
-            if self.aborted {
-                break;
-            }
             if depth == max_depth || self.found_mate_asked_for(moves[0].score) {
                 // Whichever thread completes the last depth, or finds the
                 // mate `go mate` asked for, ends the search.
@@ -502,8 +499,8 @@ impl<'a> Worker<'a> {
     /// time, when the search went on after the last report (as Stockfish's
     /// last `info` line before `bestmove`).
     pub fn report_final(&mut self, report: &mut dyn FnMut(&Progress)) {
-        let latest = self.shared.latest().clone();
         if self.shared.nodes.load(AtomicOrdering::Relaxed) > self.reported.nodes {
+            let latest = self.shared.latest().clone();
             self.report(&latest, report);
         }
     }
