@@ -135,9 +135,14 @@ fn match_help() -> String {
         text.push_str(&format!("      {key:<10} {meaning}\n"));
     }
     text.push_str(
+        "  exec:PATH                an engine in another process speaking the protocol \
+         (another build of this engine, say), on the clock\n",
+    );
+    text.push_str(
         "\nA round plays every seating once from one random opening: both colours, or \
          all 6 orders of three players (two configurations sit A,A,B and A,B,B). \
-         A player out of time or playing an illegal move scores 0, the others share \
+         A player out of time, playing an illegal move or (a process) failing to answer \
+         scores 0, the others share \
          a draw's points; games reaching --max-plies are drawn. See protocol.md.",
     );
     text
@@ -311,7 +316,7 @@ impl MatchArgs {
             let r = finished.record;
             out.line(&progress_line(r, finished.done, finished.total));
             if let Some(illegal) = finished.illegal {
-                eprintln!("warning: game {}: illegal move: {illegal}", r.id);
+                eprintln!("warning: game {}: forfeit: {illegal}", r.id);
             }
             if let (Some(file), Some(path)) = (&record_file, &self.record) {
                 let mut file = file.lock().unwrap_or_else(|e| e.into_inner());

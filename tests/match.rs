@@ -7,6 +7,7 @@ mod command;
 use command::{FAILURE, USAGE_ERROR, stderr, stdout, triskel};
 use std::collections::HashSet;
 use std::path::PathBuf;
+use std::process::Command;
 use triskel::position::AfterMate;
 use triskel::protocol::setup::build_position;
 use triskel::tournament::game::GameEnd;
@@ -281,7 +282,7 @@ fn self_play_names_are_numbered() {
 
 #[test]
 fn bad_flags_fail_clearly() {
-    let cases: [(&[&str], i32, &str); 9] = [
+    let cases: [(&[&str], i32, &str); 11] = [
         (
             &["--variant", "go", "--players", "random", "greedy"],
             FAILURE,
@@ -311,6 +312,12 @@ fn bad_flags_fail_clearly() {
         ),
         (&["--players", "random"], USAGE_ERROR, "--players"),
         (&["--games", "2"], USAGE_ERROR, "--players"),
+        (&["--players", "random", "exec:"], FAILURE, "exec:PATH"),
+        (
+            &["--players", "random", "exec:/nonexistent/engine"],
+            FAILURE,
+            "cannot start '/nonexistent/engine'",
+        ),
     ];
     for (args, code, mention) in cases {
         let mut all = vec!["match"];
@@ -331,4 +338,115 @@ fn bad_flags_fail_clearly() {
     ]);
     assert_eq!(out.status.code(), Some(FAILURE));
     assert!(stderr(&out).contains("--record"), "{}", stderr(&out));
+}
+
+/// The engine's own binary as an engine in another process (`exec:PATH`),
+/// as two builds would be compared.
+fn this_binary() -> String {
+    format!("exec:{}", env!("CARGO_BIN_EXE_triskel"))
+}
+
+#[test]
+fn an_engine_process_plays_through_the_protocol_on_the_clock() {
+    let exec = this_binary();
+    let (text, records) = play(
+        "exec-chess",
+        &[
+            "--players",
+            "greedy",
+            &exec,
+            "--games",
+            "2",
+            "--time",
+            "2000",
+            "--inc",
+            "20",
+            "--max-plies",
+            "40",
+        ],
+    );
+    let rows = table(&text);
+    assert_eq!(
+        (rows[1].0.as_str(), rows[1].1),
+        (exec.as_str(), 2),
+        "{text}"
+    );
+    for r in &records {
+        assert!(
+            matches!(r.end, GameEnd::Rules(_) | GameEnd::MaxPlies),
+            "the process answers every move legally in time: {text}"
+        );
+        assert!(r.moves.len() > 1, "{text}");
+    }
+}
+
+#[test]
+fn engine_processes_play_a_three_player_game() {
+    let exec = this_binary();
+    let (text, records) = play(
+        "exec-dreierschach",
+        &[
+            "--variant",
+            "dreierschach",
+            "--players",
+            &exec,
+            &exec,
+            "random",
+            "--games",
+            "6",
+            "--time",
+            "2000",
+            "--inc",
+            "20",
+            "--max-plies",
+            "12",
+            "--concurrency",
+            "2",
+        ],
+    );
+    assert_eq!(table(&text).len(), 3, "{text}");
+    for r in &records {
+        assert!(
+            matches!(r.end, GameEnd::Rules(_) | GameEnd::MaxPlies),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_process_that_stops_answering_forfeits_and_the_match_goes_on() {
+    // A shell engine that completes the handshake and exits at `go`.
+    let script = TempFile::new("silent-engine.sh");
+    std::fs::write(
+        &script.0,
+        "#!/bin/sh\nwhile read line; do case \"$line\" in uci) echo uciok;; isready) echo readyok;; go*) exit 0;; esac; done\n",
+    )
+    .expect("the script is written");
+    let made_executable = Command::new("chmod")
+        .args(["+x", script.path()])
+        .status()
+        .expect("chmod runs");
+    assert!(made_executable.success());
+    let exec = format!("exec:{}", script.path());
+    let out = triskel(&[
+        "match",
+        "--players",
+        "random",
+        &exec,
+        "--games",
+        "2",
+        "--time",
+        "1000",
+        "--inc",
+        "0",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = table(&stdout(&out));
+    assert_eq!(rows[1].0, exec);
+    assert_eq!(rows[1].3, 0.0, "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("exited before 'bestmove'"),
+        "{}",
+        stderr(&out)
+    );
 }

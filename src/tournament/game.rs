@@ -3,7 +3,8 @@
 //! Every clocked player starts with the match's time; the runner measures
 //! the real time each move took, subtracts it, and adds the increment after
 //! the move (Fischer). A player whose move took longer than its remaining
-//! time loses on time; so does a player that returns an illegal move. A
+//! time loses on time; so does a player that returns an illegal move (or,
+//! an engine process, none at all). A
 //! game ends by the rules ([`Position::outcome`]) or, after the match's
 //! maximum number of plies, by adjudication as a draw.
 
@@ -72,7 +73,7 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
         .seats
         .iter()
         .zip(&setup.seeds)
-        .map(|(config, &seed)| Mover::new(config, seed))
+        .map(|(config, &seed)| Mover::new(config, seed, setup.start))
         .collect::<Result<Vec<_>, String>>()?;
     let clocked: Vec<bool> = setup.seats.iter().map(|c| c.is_clocked()).collect();
     let mut pos = setup.start.clone();
@@ -97,21 +98,25 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
             clocks.time[p] = clocked[p].then_some(remaining[p]);
         }
         let started = Instant::now();
-        let m = movers[seat].choose(&pos, &clocks);
+        let answer = movers[seat].choose(&pos, &moves, &clocks);
         let took = started.elapsed();
         time_used[seat] += took;
         if clocked[seat] && took > remaining[seat] {
             break (GameEnd::Timeout(me), forfeit_points(&pos, me));
         }
-        if !pos.legal_moves().contains(&m) {
-            illegal = Some(format!(
-                "{} played {} in {}",
-                setup.seats[seat].name,
-                pos.move_text(m),
-                pos.fen()
-            ));
-            break (GameEnd::Illegal(me), forfeit_points(&pos, me));
-        }
+        let name = &setup.seats[seat].name;
+        let m = match answer {
+            Ok(m) if pos.legal_moves().contains(&m) => m,
+            Ok(m) => {
+                let text = pos.move_text(m);
+                illegal = Some(format!("{name} played {text} in {}", pos.fen()));
+                break (GameEnd::Illegal(me), forfeit_points(&pos, me));
+            }
+            Err(why) => {
+                illegal = Some(format!("{name} failed: {why}, in {}", pos.fen()));
+                break (GameEnd::Illegal(me), forfeit_points(&pos, me));
+            }
+        };
         if clocked[seat] {
             remaining[seat] = remaining[seat] - took + setup.time_control.increment;
         }

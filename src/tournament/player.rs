@@ -3,6 +3,7 @@
 //! (the capture of the most valuable piece, else a random move), both driven
 //! by a seeded generator so that a match can be replayed.
 
+use super::external::ExternalEngine;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::position::zobrist::splitmix64;
@@ -21,6 +22,8 @@ pub const RANDOM: &str = "random";
 pub const GREEDY: &str = "greedy";
 /// The spec of the engine (followed by `:key=value,...` for overrides).
 pub const ENGINE: &str = "engine";
+/// The spec of an engine in another process (followed by `:PATH`).
+pub const EXEC: &str = "exec";
 
 /// The keys an engine spec may override, with what they mean (for `--help`).
 pub const ENGINE_KEYS: [(&str, &str); 7] = [
@@ -102,6 +105,9 @@ pub enum PlayerKind {
     Greedy,
     /// The engine's search.
     Engine(EngineConfig),
+    /// An engine in another process, started from this path, driven
+    /// through the protocol.
+    External(String),
 }
 
 /// A named player configuration of a match.
@@ -114,12 +120,13 @@ pub struct PlayerConfig {
 }
 
 impl PlayerConfig {
-    /// Reads a spec: `random`, `greedy`, `engine`, or
-    /// `engine:key=value,...` with the keys of [`ENGINE_KEYS`].
+    /// Reads a spec: `random`, `greedy`, `engine`,
+    /// `engine:key=value,...` with the keys of [`ENGINE_KEYS`], or
+    /// `exec:PATH`.
     pub fn parse(spec: &str) -> Result<PlayerConfig, String> {
         if spec.is_empty() || spec.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(format!(
-                "player '{spec}': a spec is one word without spaces (random, greedy, engine or engine:key=value,...)"
+                "player '{spec}': a spec is one word without spaces (random, greedy, engine, engine:key=value,... or exec:PATH)"
             ));
         }
         let (head, overrides) = match spec.split_once(':') {
@@ -136,9 +143,15 @@ impl PlayerConfig {
                 engine_config(overrides.unwrap_or_default())
                     .map_err(|why| format!("player '{spec}': {why}"))?,
             ),
+            (EXEC, Some(path)) if !path.is_empty() => PlayerKind::External(path.to_string()),
+            (EXEC, _) => {
+                return Err(format!(
+                    "player '{spec}': exec needs the engine's path (exec:PATH)"
+                ));
+            }
             _ => {
                 return Err(format!(
-                    "player '{spec}': unknown player (expected random, greedy, engine or engine:key=value,...)"
+                    "player '{spec}': unknown player (expected random, greedy, engine, engine:key=value,... or exec:PATH)"
                 ));
             }
         };
@@ -148,12 +161,13 @@ impl PlayerConfig {
         })
     }
 
-    /// Whether the player's clock runs and can run out (baselines and
-    /// engines without a fixed depth, node count or time per move).
+    /// Whether the player's clock runs and can run out (baselines,
+    /// engines in other processes, and this engine without a fixed depth,
+    /// node count or time per move).
     pub fn is_clocked(&self) -> bool {
         match &self.kind {
             PlayerKind::Engine(engine) => engine.is_clocked(),
-            PlayerKind::Random | PlayerKind::Greedy => true,
+            PlayerKind::Random | PlayerKind::Greedy | PlayerKind::External(_) => true,
         }
     }
 }
@@ -239,8 +253,8 @@ pub struct ClockView {
     pub increment: Duration,
 }
 
-/// A player during one game: the baselines' generators, or the engine's
-/// searcher with its table.
+/// A player during one game: the baselines' generators, the engine's
+/// searcher with its table, or an engine process.
 pub enum Mover {
     /// Plays `random`.
     Random(SeededRng),
@@ -253,12 +267,15 @@ pub enum Mover {
         /// How it searches.
         config: EngineConfig,
     },
+    /// Plays an engine in another process.
+    External(Box<ExternalEngine>),
 }
 
 impl Mover {
-    /// A player of `config` for a new game; `seed` drives the baselines.
-    /// Fails when the engine's table cannot be allocated.
-    pub fn new(config: &PlayerConfig, seed: u64) -> Result<Mover, String> {
+    /// A player of `config` for a new game from `start`; `seed` drives the
+    /// baselines. Fails when the engine's table cannot be allocated or an
+    /// engine process cannot be started.
+    pub fn new(config: &PlayerConfig, seed: u64, start: &Position) -> Result<Mover, String> {
         Ok(match &config.kind {
             PlayerKind::Random => Mover::Random(SeededRng::new(seed)),
             PlayerKind::Greedy => Mover::Greedy(SeededRng::new(seed)),
@@ -275,14 +292,25 @@ impl Mover {
                     config: engine.clone(),
                 }
             }
+            PlayerKind::External(path) => Mover::External(Box::new(
+                ExternalEngine::start(path, start)
+                    .map_err(|why| format!("{}: {why}", config.name))?,
+            )),
         })
     }
 
-    /// The move to play in `pos` (`Move::NONE` if there is none).
-    pub fn choose(&mut self, pos: &Position, clocks: &ClockView) -> Move {
-        match self {
+    /// The move to play in `pos`, reached from the game's start by `moves`
+    /// (`Move::NONE` if there is none), or why an engine process gave none.
+    pub fn choose(
+        &mut self,
+        pos: &Position,
+        moves: &[String],
+        clocks: &ClockView,
+    ) -> Result<Move, String> {
+        Ok(match self {
             Mover::Random(rng) => random_move(pos, rng),
             Mover::Greedy(rng) => greedy_move(pos, rng),
+            Mover::External(engine) => return engine.choose(pos, moves, clocks),
             Mover::Engine { searcher, config } => {
                 let limits = if config.is_clocked() {
                     Limits {
@@ -301,7 +329,7 @@ impl Mover {
                 let stop = AtomicBool::new(false);
                 searcher.search(pos, &limits, &stop, &mut |_| {}).best
             }
-        }
+        })
     }
 }
 
