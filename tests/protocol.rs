@@ -345,6 +345,69 @@ fn a_search_stopped_at_once_still_plays_a_searched_move() {
     }
 }
 
+/// The depth, node count and first move of each result line of a search.
+fn results(lines: &[String]) -> Vec<(u64, u64, String)> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" pv "))
+        .map(|l| {
+            let number = |key| field(l, key).and_then(|v| v.parse().ok()).expect(key);
+            let pv = l.split(" pv ").nth(1).expect("a pv");
+            let first = pv.split_whitespace().next().expect("a move");
+            (number("depth"), number("nodes"), first.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_search_stopped_within_an_iteration_plays_a_move_that_proved_better() {
+    // As Stockfish: when a search stops within an iteration after a root
+    // move, searched in full, beat the best move of the iteration before,
+    // it plays that move and shows its deeper line. On one thread the
+    // node counts repeat, so `go nodes` stops the same search at chosen
+    // points between the completions of two depths whose moves differ.
+    let mut e = Engine::start();
+    e.command("position startpos");
+    e.send("go depth 9");
+    let full = results(&e.read_until(|l| l.starts_with("bestmove")));
+    let mut played_before_completion = 0;
+    for pair in full.windows(2) {
+        let ((depth, from, before), (_, to, after)) = (&pair[0], &pair[1]);
+        if before == after {
+            continue;
+        }
+        const POINTS: u64 = 8;
+        for k in 1..POINTS {
+            let nodes = from + (to - from) * k / POINTS;
+            e.command("ucinewgame");
+            e.send(&format!("go nodes {nodes}"));
+            let lines = e.read_until(|l| l.starts_with("bestmove"));
+            let (pv, bestmove) = last_line_and_bestmove(&lines);
+            assert_eq!(bestmove[1], pv[0], "go nodes {nodes}: {lines:?}");
+            let shown: u64 = field(last_info(&lines), "depth")
+                .and_then(|d| d.parse().ok())
+                .expect("depth");
+            let searched: u64 = field(last_info(&lines), "nodes")
+                .and_then(|n| n.parse().ok())
+                .expect("nodes");
+            if bestmove[1] == before {
+                assert_eq!(shown, *depth, "go nodes {nodes}: {lines:?}");
+            } else {
+                assert_eq!(shown, depth + 1, "go nodes {nodes}: {lines:?}");
+                // Stops are checked every few hundred nodes: a small limit
+                // may let the deeper iteration complete.
+                if searched < *to {
+                    played_before_completion += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        played_before_completion > 0,
+        "no stop between two depths played the deeper move: {full:?}"
+    );
+}
+
 #[test]
 fn a_stopped_search_reports_its_final_count_before_bestmove() {
     // Dreierschach's depth 6 takes seconds: the search is stopped within

@@ -67,6 +67,10 @@ pub(super) struct Completed {
     pub(super) seldepth: usize,
     /// The root moves of its principal variations, best first.
     pub(super) lines: Vec<RootMove>,
+    /// The iteration was stopped before it completed, after a root move
+    /// had been searched in full and proved better than the best move of
+    /// the iteration before (as Stockfish, the search then plays it).
+    pub(super) partial: bool,
 }
 
 /// What the main thread reported last.
@@ -92,6 +96,9 @@ pub(crate) struct Worker<'a> {
     iteration: u32,
     /// The iteration was given up because another thread completed it.
     superseded: bool,
+    /// The root move proved best so far in the iteration under way: its
+    /// first move, until a later one, searched in full, beats it.
+    proven: Move,
     /// The main thread's last report.
     reported: Reported,
     pub(super) stack: MoveStack,
@@ -142,6 +149,7 @@ impl<'a> Worker<'a> {
             aborted: false,
             iteration: 0,
             superseded: false,
+            proven: Move::NONE,
             reported: Reported::default(),
             stack: MoveStack::default(),
             activity_cache: vec![None; ACTIVITY_CACHE],
@@ -419,6 +427,8 @@ impl<'a> Worker<'a> {
         let mut depth = self.shared.next_depth(self.id, max_depth);
         while depth <= max_depth {
             self.iteration = depth;
+            let lead = moves[0].mv;
+            self.proven = lead;
             for pv_index in 0..multi_pv {
                 let previous = moves[pv_index].score;
                 self.search_root(&mut moves[pv_index..], depth, previous, pv_index, report);
@@ -435,7 +445,11 @@ impl<'a> Worker<'a> {
                 continue;
             }
             if self.aborted {
-                // A part of an iteration is never the result.
+                // A part of an iteration is the result only where it
+                // proved a move better than the last result's.
+                if multi_pv == 1 && self.proven != lead {
+                    self.publish_partial(depth, lead, &moves);
+                }
                 break;
             }
             moves[..multi_pv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
@@ -472,12 +486,35 @@ impl<'a> Worker<'a> {
     /// another thread has completed a deeper iteration.
     fn publish(&self, depth: u32, lines: &[RootMove]) {
         let mut latest = self.shared.latest();
-        if depth > latest.depth {
+        if depth > latest.depth || (depth == latest.depth && latest.partial) {
             *latest = Completed {
                 depth,
                 // The deepest ply any thread has reached, as reported before.
                 seldepth: self.seldepth.max(latest.seldepth),
                 lines: lines.to_vec(),
+                partial: false,
+            };
+        }
+    }
+
+    /// Makes the line of the move proved best in the iteration at `depth`,
+    /// stopped before it completed, the search's result, where that
+    /// iteration began with `lead`, the best move of the result so far
+    /// (a completed iteration shallower than `depth`).
+    fn publish_partial(&self, depth: u32, lead: Move, moves: &[RootMove]) {
+        let Some(proven) = moves.iter().find(|rm| rm.mv == self.proven) else {
+            return;
+        };
+        let mut latest = self.shared.latest();
+        let improves = depth > latest.depth
+            && !latest.partial
+            && latest.lines.first().is_some_and(|best| best.mv == lead);
+        if improves {
+            *latest = Completed {
+                depth,
+                seldepth: self.seldepth.max(latest.seldepth),
+                lines: vec![proven.clone()],
+                partial: true,
             };
         }
     }
@@ -616,6 +653,9 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let mut best = -INFINITE;
         let mut best_index = 0;
+        // A move that raises alpha after the proven best move was searched
+        // first is better than it (MultiPV's later lines aside).
+        let proves = skipped == 0 && moves.first().is_some_and(|rm| rm.mv == self.proven);
         for (i, root_move) in moves.iter_mut().enumerate() {
             let m = root_move.mv;
             self.announce(depth, m, skipped + i + 1, report);
@@ -637,6 +677,9 @@ impl<'a> Worker<'a> {
             if value > best {
                 best = value;
                 best_index = i;
+            }
+            if i > 0 && value > alpha && proves {
+                self.proven = m;
             }
             if value > alpha || i == 0 {
                 root_move.score = value;

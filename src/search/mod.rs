@@ -156,7 +156,8 @@ pub struct Info {
 /// What a running search tells its caller (from its main thread).
 #[derive(Clone, Debug)]
 pub enum Progress {
-    /// A completed iteration, one per principal variation.
+    /// The search's result so far (a completed iteration, or a move a
+    /// stopped one proved better), one per principal variation.
     Line(Info),
     /// The root move the search turns to, once it has run for
     /// [`CURRENT_MOVE_AFTER`].
@@ -183,7 +184,8 @@ pub struct SearchResult {
     pub ponder: Option<Move>,
     /// Nodes searched by all threads.
     pub nodes: u64,
-    /// Deepest completed depth.
+    /// Depth of the result: the deepest completed iteration, or the
+    /// stopped one that proved its move better.
     pub depth: u32,
     /// Score from the root player's view.
     pub score: i32,
@@ -265,8 +267,9 @@ pub(crate) struct Shared<'a> {
     pub mate_limit: Option<u32>,
     pub deadline: Option<Instant>,
     pub start: Instant,
-    /// The deepest iteration completed so far, by whichever thread: what
-    /// the search reports and plays.
+    /// The deepest iteration completed so far, by whichever thread (or a
+    /// better move proved within the next one, once stopped): what the
+    /// search reports and plays.
     latest: Mutex<alphabeta::Completed>,
 }
 
@@ -289,7 +292,7 @@ impl Shared<'_> {
         depth
     }
 
-    /// The deepest iteration completed so far.
+    /// The search's result so far.
     fn latest(&self) -> MutexGuard<'_, alphabeta::Completed> {
         self.latest.lock().unwrap_or_else(PoisonError::into_inner)
     }
