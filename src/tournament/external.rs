@@ -172,7 +172,7 @@ impl Silence {
 }
 
 impl Drop for ExternalEngine {
-    /// `quit`, then a kill if the engine is still running after [`QUIT_WAIT`].
+    /// `quit`, then a kill if the engine is still running after half a second.
     fn drop(&mut self) {
         let _ = self.send("quit");
         let deadline = Instant::now() + QUIT_WAIT;
