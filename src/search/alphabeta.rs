@@ -683,7 +683,9 @@ impl<'a> Worker<'a> {
                 best = value;
                 best_index = i;
             }
-            if i > 0 && value > alpha && proves {
+            // Only a value inside the window has been searched with the
+            // full window: a null-window fail-high is no proof.
+            if i > 0 && value > alpha && value < beta && proves {
                 self.proven = m;
             }
             if value > alpha || i == 0 {
