@@ -217,9 +217,6 @@ fn info_line(pos: &Position, info: &Info) -> String {
         info.multipv,
         score_text(info.score),
     );
-    if info.lower_bound {
-        line.push_str(" lowerbound");
-    }
     if !info.scores.is_empty() {
         line.push_str(" scores");
         for (letter, score) in &info.scores {
@@ -369,34 +366,5 @@ mod tests {
             let err = go(bad).expect_err(bad);
             assert!(!err.is_empty());
         }
-    }
-
-    #[test]
-    fn a_lower_bound_is_marked_after_the_score() {
-        let pos = Position::start(Variant::Chess);
-        let e2e4 = pos.parse_move("e2e4").expect("a legal move");
-        let mut info = Info {
-            depth: 7,
-            seldepth: 12,
-            multipv: 1,
-            nodes: 5000,
-            time: Duration::from_millis(10),
-            hashfull: 3,
-            score: 35,
-            lower_bound: false,
-            scores: Vec::new(),
-            pv: vec![e2e4],
-        };
-        let exact = progress_line(&pos, &Progress::Line(info.clone()));
-        assert_eq!(
-            exact,
-            "info depth 7 seldepth 12 multipv 1 score cp 35 nodes 5000 nps 500000 hashfull 3 time 10 pv e2e4"
-        );
-        info.lower_bound = true;
-        let bound = progress_line(&pos, &Progress::Line(info));
-        assert!(
-            bound.contains(" score cp 35 lowerbound nodes 5000 "),
-            "{bound}"
-        );
     }
 }

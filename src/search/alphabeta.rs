@@ -55,9 +55,6 @@ const ROOT_SALT: [u64; MAX_PLAYERS] = [
 pub(super) struct RootMove {
     pub(super) mv: Move,
     pub(super) score: i32,
-    /// The score is only a lower bound: the move beat the root's window
-    /// in a pass not searched again (a stopped iteration's).
-    pub(super) lower_bound: bool,
     pub(super) pv: Vec<Move>,
 }
 
@@ -423,7 +420,6 @@ impl<'a> Worker<'a> {
             .map(|&mv| RootMove {
                 mv,
                 score: -INFINITE,
-                lower_bound: false,
                 pv: vec![mv],
             })
             .collect();
@@ -573,7 +569,6 @@ impl<'a> Worker<'a> {
                 time: self.shared.start.elapsed(),
                 hashfull: self.shared.tt.hashfull(),
                 score: line.score,
-                lower_bound: line.lower_bound,
                 scores,
                 pv: line.pv.clone(),
             }));
@@ -690,7 +685,6 @@ impl<'a> Worker<'a> {
             }
             if value > alpha || i == 0 {
                 root_move.score = value;
-                root_move.lower_bound = value >= beta;
                 let mut line = vec![m];
                 line.extend_from_slice(&self.pv[1]);
                 root_move.pv = line;

@@ -147,9 +147,6 @@ pub struct Info {
     pub hashfull: u32,
     /// Score from the view of the player to move at the root.
     pub score: i32,
-    /// The score is only a lower bound (a move a stopped iteration proved
-    /// better, beyond the window it was searched with).
-    pub lower_bound: bool,
     /// Each player's score (three-player games): letter and value.
     pub scores: Vec<(char, i32)>,
     /// The principal variation.
