@@ -96,9 +96,12 @@ pub(crate) struct Worker<'a> {
     iteration: u32,
     /// The iteration was given up because another thread completed it.
     superseded: bool,
-    /// The root move proved best so far in the iteration under way: its
-    /// first move, until a later one, searched in full, beats it.
-    proven: Move,
+    /// The first root move of the iteration under way (the best of the
+    /// iteration before).
+    lead: Move,
+    /// A root move proved better than `lead` in the iteration under way,
+    /// with its score and line as searched then (the latest such move).
+    proven: Option<RootMove>,
     /// The main thread's last report.
     reported: Reported,
     pub(super) stack: MoveStack,
@@ -149,7 +152,8 @@ impl<'a> Worker<'a> {
             aborted: false,
             iteration: 0,
             superseded: false,
-            proven: Move::NONE,
+            lead: Move::NONE,
+            proven: None,
             reported: Reported::default(),
             stack: MoveStack::default(),
             activity_cache: vec![None; ACTIVITY_CACHE],
@@ -427,8 +431,8 @@ impl<'a> Worker<'a> {
         let mut depth = self.shared.next_depth(self.id, max_depth);
         while depth <= max_depth {
             self.iteration = depth;
-            let lead = moves[0].mv;
-            self.proven = lead;
+            self.lead = moves[0].mv;
+            self.proven = None;
             for pv_index in 0..multi_pv {
                 let previous = moves[pv_index].score;
                 self.search_root(&mut moves[pv_index..], depth, previous, pv_index, report);
@@ -447,8 +451,10 @@ impl<'a> Worker<'a> {
             if self.aborted {
                 // A part of an iteration is the result only where it
                 // proved a move better than the last result's.
-                if multi_pv == 1 && self.proven != lead {
-                    self.publish_partial(depth, lead, &moves);
+                if multi_pv == 1
+                    && let Some(proven) = self.proven.take()
+                {
+                    self.publish_partial(depth, proven);
                 }
                 break;
             }
@@ -497,23 +503,23 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Makes the line of the move proved best in the iteration at `depth`,
-    /// stopped before it completed, the search's result, where that
-    /// iteration began with `lead`, the best move of the result so far
+    /// Makes `proven`, the line of a move proved better than the first in
+    /// the iteration at `depth`, stopped before it completed, the search's
+    /// result, where that first move is the best move of the result so far
     /// (a completed iteration shallower than `depth`).
-    fn publish_partial(&self, depth: u32, lead: Move, moves: &[RootMove]) {
-        let Some(proven) = moves.iter().find(|rm| rm.mv == self.proven) else {
-            return;
-        };
+    fn publish_partial(&self, depth: u32, proven: RootMove) {
         let mut latest = self.shared.latest();
         let improves = depth > latest.depth
             && !latest.partial
-            && latest.lines.first().is_some_and(|best| best.mv == lead);
+            && latest
+                .lines
+                .first()
+                .is_some_and(|best| best.mv == self.lead);
         if improves {
             *latest = Completed {
                 depth,
                 seldepth: self.seldepth.max(latest.seldepth),
-                lines: vec![proven.clone()],
+                lines: vec![proven],
                 partial: true,
             };
         }
@@ -653,9 +659,11 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let mut best = -INFINITE;
         let mut best_index = 0;
-        // A move that raises alpha after the proven best move was searched
-        // first is better than it (MultiPV's later lines aside).
-        let proves = skipped == 0 && moves.first().is_some_and(|rm| rm.mv == self.proven);
+        // A move that raises alpha in a pass that searched the iteration's
+        // best move so far first is better than it (MultiPV's later lines
+        // aside).
+        let standing = self.proven.as_ref().map_or(self.lead, |p| p.mv);
+        let proves = skipped == 0 && moves.first().is_some_and(|rm| rm.mv == standing);
         for (i, root_move) in moves.iter_mut().enumerate() {
             let m = root_move.mv;
             self.announce(depth, m, skipped + i + 1, report);
@@ -678,16 +686,16 @@ impl<'a> Worker<'a> {
                 best = value;
                 best_index = i;
             }
-            // Only a value inside the window has been searched with the
-            // full window: a null-window fail-high is no proof.
-            if i > 0 && value > alpha && value < beta && proves {
-                self.proven = m;
-            }
             if value > alpha || i == 0 {
                 root_move.score = value;
                 let mut line = vec![m];
                 line.extend_from_slice(&self.pv[1]);
                 root_move.pv = line;
+                // Only a value inside the window was searched with the
+                // full window: a null-window fail-high is no proof.
+                if i > 0 && value > alpha && value < beta && proves {
+                    self.proven = Some(root_move.clone());
+                }
                 alpha = alpha.max(value);
             } else {
                 root_move.score = -INFINITE;
