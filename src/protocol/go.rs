@@ -49,9 +49,9 @@ const KEYWORDS: [&str; 9] = [
 ];
 
 /// Suffix of a player's remaining time (`wtime`).
-const TIME_SUFFIX: &str = "time";
+pub const TIME_SUFFIX: &str = "time";
 /// Suffix of a player's increment (`winc`).
-const INCREMENT_SUFFIX: &str = "inc";
+pub const INCREMENT_SUFFIX: &str = "inc";
 
 /// A player's clock parameter: whose, and whether time or increment.
 fn clock_word(pos: &Position, word: &str) -> Option<(usize, bool)> {

@@ -14,6 +14,7 @@
 use super::player::ClockView;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::protocol::go::{INCREMENT_SUFFIX, TIME_SUFFIX};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -195,10 +196,11 @@ fn go_command(pos: &Position, clocks: &ClockView) -> String {
     let clocked =
         || (0..game.players).filter_map(|p| clocks.time[p].map(|time| (game.letters[p], time)));
     for (letter, time) in clocked() {
-        go.push_str(&format!(" {letter}time {}", time.as_millis()));
+        go.push_str(&format!(" {letter}{TIME_SUFFIX} {}", time.as_millis()));
     }
     for (letter, _) in clocked() {
-        go.push_str(&format!(" {letter}inc {}", clocks.increment.as_millis()));
+        let increment = clocks.increment.as_millis();
+        go.push_str(&format!(" {letter}{INCREMENT_SUFFIX} {increment}"));
     }
     go
 }

@@ -104,16 +104,20 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
         if clocked[seat] && took > remaining[seat] {
             break (GameEnd::Timeout(me), forfeit_points(&pos, me));
         }
-        let name = &setup.seats[seat].name;
-        let m = match answer {
-            Ok(m) if pos.legal_moves().contains(&m) => m,
-            Ok(m) => {
-                let text = pos.move_text(m);
-                illegal = Some(format!("{name} played {text} in {}", pos.fen()));
-                break (GameEnd::Illegal(me), forfeit_points(&pos, me));
-            }
-            Err(why) => {
-                illegal = Some(format!("{name} failed: {why}, in {}", pos.fen()));
+        let played = answer
+            .map_err(|why| format!("failed ({why})"))
+            .and_then(|m| {
+                if pos.legal_moves().contains(&m) {
+                    Ok(m)
+                } else {
+                    Err(format!("played {}", pos.move_text(m)))
+                }
+            });
+        let m = match played {
+            Ok(m) => m,
+            Err(what) => {
+                let name = &setup.seats[seat].name;
+                illegal = Some(format!("{name} {what} in {}", pos.fen()));
                 break (GameEnd::Illegal(me), forfeit_points(&pos, me));
             }
         };
