@@ -15,7 +15,7 @@ use crate::geometry::SliderClass;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules;
-use crate::types::{Army, Cell, MAX_PLAYERS, PieceKind};
+use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, PieceKind};
 use arrayvec::ArrayVec;
 use std::cell::OnceCell;
 
@@ -108,6 +108,24 @@ impl MoveSink for MoveFinder {
         self.found |=
             from == self.wanted.from() && targets.has(to) && self.wanted == Move::normal(from, to);
     }
+}
+
+/// Reaches of officers already worked out for the current board (by the
+/// evaluation), which the generator takes instead of working them out again.
+#[derive(Clone, Copy)]
+pub struct KnownReaches<'a> {
+    /// The cells whose officer's reach `reach` holds for the current board.
+    pub cells: Bitboard,
+    /// Per cell, the reach of the officer on it (as [`Position::reach`]).
+    pub reach: &'a [Bitboard; MAX_CELLS],
+}
+
+impl KnownReaches<'static> {
+    /// No reach known.
+    pub const NONE: KnownReaches<'static> = KnownReaches {
+        cells: Bitboard::EMPTY,
+        reach: &[Bitboard::EMPTY; MAX_CELLS],
+    };
 }
 
 /// Which of the legal moves a generation pass produces.
@@ -315,6 +333,8 @@ struct Context<'a> {
     /// Checks and pins, worked out when the first piece with a target
     /// needs them (often never when only captures are generated).
     safety: OnceCell<Safety>,
+    /// Officers' reaches already known for this board.
+    known: KnownReaches<'a>,
 }
 
 impl Context<'_> {
@@ -411,7 +431,14 @@ impl Position {
     /// search): the standard moves restricted to taking a piece or promoting,
     /// without castling and two-cell pawn moves.
     pub fn generate_tactical<S: MoveSink>(&self, sink: &mut S) {
-        let cx = self.context(!Bitboard::EMPTY);
+        self.generate_tactical_knowing(KnownReaches::NONE, sink);
+    }
+
+    /// [`Position::generate_tactical`], taking the officers' reaches from
+    /// `known` where it has them.
+    pub fn generate_tactical_knowing<S: MoveSink>(&self, known: KnownReaches, sink: &mut S) {
+        let mut cx = self.context(!Bitboard::EMPTY);
+        cx.known = known;
         self.generate_stage::<S, { Stage::TACTICAL }>(&cx, sink);
     }
 
@@ -452,6 +479,7 @@ impl Position {
             own_king: king,
             king_safety,
             safety: OnceCell::new(),
+            known: KnownReaches::NONE,
         }
     }
 
@@ -468,7 +496,13 @@ impl Position {
 
         if let Some(k) = cx.own_king {
             if cx.movers.has(k) {
-                let mut targets = self.reach(PieceKind::King, k, occupied) & open;
+                // The passing rule is looked at only where a step is open.
+                let steps = game.king_steps(k) & open;
+                let mut targets = if steps.is_empty() {
+                    steps
+                } else {
+                    steps & !game.geometry.blocked_diagonal_steps(k, occupied)
+                };
                 if cx.king_safety {
                     let without_king = occupied.without(k);
                     targets = targets
@@ -496,7 +530,12 @@ impl Position {
                 if tactical_only && (game.empty_board_reach(kind, from) & open).is_empty() {
                     continue;
                 }
-                let targets = self.reach(kind, from, occupied) & open;
+                let reach = if cx.known.cells.has(from) {
+                    cx.known.reach[from.index() % MAX_CELLS]
+                } else {
+                    self.reach(kind, from, occupied)
+                };
+                let targets = reach & open;
                 if targets.is_empty() {
                     continue;
                 }

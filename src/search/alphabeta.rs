@@ -214,14 +214,17 @@ impl<'a> Worker<'a> {
 
     /// Generates the position's moves into a new frame, ordered with
     /// `tt_move` first. The position must not be over by rule (every node
-    /// looks at its ends before it generates).
+    /// looks at its ends before it generates). Captures take the officers'
+    /// reaches from the evaluation where it has just worked them out for
+    /// this board (the quiescence search evaluates, then generates).
     pub(super) fn frame(&mut self, generate: Generate, tt_move: Move, ply: usize) -> Frame {
         let pos = &self.pos;
         debug_assert!(!rules::finished_by_rule(pos));
+        let known = &self.reach_cache;
         self.stack.push(
             |sink| match generate {
                 Generate::All => pos.generate_moves_in_play(sink),
-                Generate::Tactical => pos.generate_tactical(sink),
+                Generate::Tactical => pos.generate_tactical_knowing(known.known(pos), sink),
             },
             self.ordering.keyer(pos, tt_move, ply),
         )

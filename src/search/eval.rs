@@ -7,6 +7,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::geometry::{PerCell, SliderClass, per_cell};
+use crate::movegen::KnownReaches;
 use crate::position::Position;
 use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};
 use crate::variants::{Game, Variant};
@@ -364,7 +365,6 @@ impl ReachCache {
             }
         }
         self.update(pos, own.iter().fold(Bitboard::EMPTY, |acc, &o| acc | o));
-        let officers = self.stored.iter().fold(Bitboard::EMPTY, |acc, &s| acc | s);
         let mut score = [0i32; MAX_PLAYERS];
         for p in players.iter() {
             let p = p.index();
@@ -373,22 +373,42 @@ impl ReachCache {
             let (a, b) = ((p + 1) % MAX_PLAYERS, (p + 2) % MAX_PLAYERS);
             let (zone_a, zone_b) = (zones[a], zones[b]);
             let (mut mobility, mut attacks_a, mut attacks_b) = (0, 0, 0);
-            for from in officers & own[p] {
-                let reach = self.reach[from.index() % MAX_CELLS];
-                let weight = pos
-                    .piece_at(from)
-                    .map_or(0, |piece| MOBILITY[piece.kind().index()]);
-                mobility += weight * (reach & !own[p]).count() as i32;
-                if (reach & (zone_a | zone_b)).nonempty() {
-                    attacks_a += (reach & zone_a).count() as i32;
-                    attacks_b += (reach & zone_b).count() as i32;
+            for (kind, &stored) in PieceKind::OFFICERS.iter().zip(&self.stored) {
+                let mut reached = 0;
+                for from in stored & own[p] {
+                    let reach = self.reach[from.index() % MAX_CELLS];
+                    reached += (reach & !own[p]).count() as i32;
+                    if (reach & (zone_a | zone_b)).nonempty() {
+                        attacks_a += (reach & zone_a).count() as i32;
+                        attacks_b += (reach & zone_b).count() as i32;
+                    }
                 }
+                mobility += MOBILITY[kind.index()] * reached;
             }
             score[p] += mobility;
             score[a] -= KING_DANGER * attacks_a;
             score[b] -= KING_DANGER * attacks_b;
         }
         score
+    }
+
+    /// The officers' reaches stored for the board of `pos`, for the move
+    /// generator: none unless the cache was last brought up to date for
+    /// this board, then those of the officers still on their cells.
+    pub fn known(&self, pos: &Position) -> KnownReaches<'_> {
+        if self.occupied != pos.occupied() {
+            return KnownReaches::NONE;
+        }
+        let cells = PieceKind::OFFICERS
+            .iter()
+            .zip(&self.stored)
+            .fold(Bitboard::EMPTY, |acc, (&kind, &stored)| {
+                acc | (stored & pos.kind(kind))
+            });
+        KnownReaches {
+            cells,
+            reach: &self.reach,
+        }
     }
 
     /// Brings the stored reaches up to date for the officers of
@@ -444,6 +464,7 @@ fn officer_reach_watched(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::MoveList;
 
     #[test]
     fn values_follow_the_board() {
@@ -490,6 +511,55 @@ mod tests {
                 let capture = moves.iter().find(|m| pos.piece_at(m.to()).is_some());
                 let m = capture.copied().unwrap_or(moves[(ply * 7) % moves.len()]);
                 pos.make(m);
+            }
+        }
+    }
+
+    #[test]
+    fn known_reaches_are_the_reaches_of_the_board_evaluated_last() {
+        for v in Variant::ALL {
+            let mut cache = ReachCache::default();
+            let mut pos = Position::start(v);
+            for ply in 0..60 {
+                cache.activity(&pos);
+                let known = cache.known(&pos);
+                let mut officers = Bitboard::EMPTY;
+                for kind in PieceKind::OFFICERS {
+                    officers |= pos.kind(kind);
+                    for from in pos.kind(kind) & known.cells {
+                        assert_eq!(
+                            known.reach[from.index()],
+                            pos.reach(kind, from, pos.occupied()),
+                            "{v} after {ply} plies, {kind:?} on {from:?}: {}",
+                            pos.fen()
+                        );
+                    }
+                }
+                let in_game = pos
+                    .state()
+                    .in_game
+                    .iter()
+                    .fold(Bitboard::EMPTY, |acc, p| acc | pos.pieces_of(p));
+                assert_eq!(
+                    known.cells,
+                    officers & in_game,
+                    "{v}: every officer in the game"
+                );
+                let mut tactical = MoveList::new();
+                pos.generate_tactical(&mut tactical);
+                let mut knowing = MoveList::new();
+                pos.generate_tactical_knowing(known, &mut knowing);
+                assert_eq!(tactical, knowing, "{v} after {ply} plies: {}", pos.fen());
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let capture = moves.iter().find(|m| pos.piece_at(m.to()).is_some());
+                let m = capture.copied().unwrap_or(moves[(ply * 5) % moves.len()]);
+                pos.make(m);
+                if pos.occupied() != cache.occupied {
+                    assert!(cache.known(&pos).cells.is_empty(), "{v}: another board");
+                }
             }
         }
     }
