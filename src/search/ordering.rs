@@ -82,14 +82,28 @@ impl Ordering {
     /// What every move needs (killers, the mover's history, the tables) is
     /// looked up once.
     #[inline(always)]
-    pub fn keyer<'a>(&'a self, pos: &'a Position, tt_move: Move, ply: usize) -> NodeKeyer<'a> {
+    pub fn keyer<'a>(
+        &'a self,
+        pos: &'a Position,
+        tt_move: Move,
+        ply: usize,
+    ) -> impl Fn(Move) -> i32 + 'a {
+        let killers = self.killers[ply.min(MAX_PLY)];
         let start = pos.to_move().index() * MAX_CELLS * MAX_CELLS;
-        NodeKeyer {
-            pos,
-            tables: EvalTables::of(pos.variant()),
-            tt_move,
-            killers: self.killers[ply.min(MAX_PLY)],
-            history: &self.history[start..start + MAX_CELLS * MAX_CELLS],
+        let history = &self.history[start..start + MAX_CELLS * MAX_CELLS];
+        let tables = EvalTables::of(pos.variant());
+        move |m| {
+            if m == tt_move {
+                TT_MOVE
+            } else if Self::is_tactical(pos, m) {
+                Self::tactical_key_in(tables, pos, m)
+            } else if m == killers[0] {
+                KILLER + 1
+            } else if m == killers[1] {
+                KILLER
+            } else {
+                history[(m.from().index() * MAX_CELLS + m.to().index()) % (MAX_CELLS * MAX_CELLS)]
+            }
         }
     }
 
@@ -136,90 +150,6 @@ impl Ordering {
             for v in &mut self.history {
                 *v /= 2;
             }
-        }
-    }
-}
-
-/// Gives each generated move its ordering key as the generator hands it
-/// over (see [`MoveStack::push`]).
-pub trait Keyer {
-    /// The key of `m`.
-    fn key(&self, m: Move) -> i32;
-
-    /// The keys of the plain moves from `from` to each cell of `targets`,
-    /// handed to `keyed` in the order of `targets`.
-    #[inline(always)]
-    fn key_targets(&self, from: Cell, targets: Bitboard, mut keyed: impl FnMut(Move, i32)) {
-        for to in targets {
-            let m = Move::normal(from, to);
-            keyed(m, self.key(m));
-        }
-    }
-}
-
-impl<F: Fn(Move) -> i32> Keyer for F {
-    #[inline(always)]
-    fn key(&self, m: Move) -> i32 {
-        self(m)
-    }
-}
-
-/// The keys of [`Ordering::keyer`] at one node.
-pub struct NodeKeyer<'a> {
-    pos: &'a Position,
-    tables: &'static EvalTables,
-    tt_move: Move,
-    killers: [Move; 2],
-    /// The mover's history, by origin and target cell.
-    history: &'a [i32],
-}
-
-impl NodeKeyer<'_> {
-    /// The key of the quiet move `m`.
-    #[inline(always)]
-    fn quiet_key(&self, m: Move) -> i32 {
-        if m == self.tt_move {
-            TT_MOVE
-        } else if m == self.killers[0] {
-            KILLER + 1
-        } else if m == self.killers[1] {
-            KILLER
-        } else {
-            self.history[(m.from().index() * MAX_CELLS + m.to().index()) % (MAX_CELLS * MAX_CELLS)]
-        }
-    }
-}
-
-impl Keyer for NodeKeyer<'_> {
-    #[inline(always)]
-    fn key(&self, m: Move) -> i32 {
-        if m == self.tt_move {
-            TT_MOVE
-        } else if Ordering::is_tactical(self.pos, m) {
-            Ordering::tactical_key_in(self.tables, self.pos, m)
-        } else {
-            self.quiet_key(m)
-        }
-    }
-
-    /// Captures (onto occupied cells) and quiet moves apart: a capture's
-    /// key needs the attacker's value once, a quiet move's no look at the
-    /// board.
-    #[inline(always)]
-    fn key_targets(&self, from: Cell, targets: Bitboard, mut keyed: impl FnMut(Move, i32)) {
-        let occupied = self.pos.occupied();
-        for to in targets {
-            let m = Move::normal(from, to);
-            let key = if occupied.has(to) {
-                if m == self.tt_move {
-                    TT_MOVE
-                } else {
-                    Ordering::tactical_key_in(self.tables, self.pos, m)
-                }
-            } else {
-                self.quiet_key(m)
-            };
-            keyed(m, key);
         }
     }
 }
@@ -376,56 +306,37 @@ impl Frame {
     }
 }
 
-/// The moves and packed keys of the frame being generated.
-struct Keyed<'a> {
-    moves: &'a mut Vec<Move>,
-    keys: &'a mut Vec<u64>,
-}
+/// Collects generated moves onto the stack.
+pub struct StackSink<'a>(&'a mut Vec<Move>);
 
-impl Keyed<'_> {
-    /// Adds `m` with its key.
-    #[inline(always)]
-    fn keep(&mut self, m: Move, key: i32) {
-        self.keys.push(pack(key, self.moves.len()));
-        self.moves.push(m);
-    }
-}
-
-/// Collects generated moves onto the stack with their keys.
-pub struct KeyingSink<'a, K: Keyer> {
-    keyed: Keyed<'a>,
-    keyer: K,
-}
-
-impl<K: Keyer> MoveSink for KeyingSink<'_, K> {
+impl MoveSink for StackSink<'_> {
     #[inline(always)]
     fn push(&mut self, m: Move) {
-        self.keyed.keep(m, self.keyer.key(m));
-    }
-
-    #[inline(always)]
-    fn push_targets(&mut self, from: Cell, targets: Bitboard) {
-        let KeyingSink { keyed, keyer } = self;
-        keyer.key_targets(from, targets, |m, key| keyed.keep(m, key));
+        self.0.push(m);
     }
 }
 
 impl MoveStack {
-    /// Generates moves with `generate` into a new frame on top, keyed by
-    /// `keyer` as they arrive.
-    pub fn push<K: Keyer>(&mut self, generate: impl FnOnce(&mut KeyingSink<K>), keyer: K) -> Frame {
+    /// Generates moves with `generate` into a new frame on top and keys
+    /// them with `key`.
+    pub fn push(
+        &mut self,
+        generate: impl FnOnce(&mut StackSink),
+        key: impl Fn(Move) -> i32,
+    ) -> Frame {
         let start = self.moves.len();
+        generate(&mut StackSink(&mut self.moves));
+        let end = self.moves.len();
         self.keys.truncate(start);
-        generate(&mut KeyingSink {
-            keyed: Keyed {
-                moves: &mut self.moves,
-                keys: &mut self.keys,
-            },
-            keyer,
-        });
+        self.keys.extend(
+            self.moves[start..end]
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| pack(key(m), start + i)),
+        );
         Frame {
             start,
-            end: self.moves.len(),
+            end,
             next: start,
         }
     }
