@@ -3,14 +3,15 @@
 //! generator's two stages (captures and promotions, then the rest) together
 //! give the standard moves, each in the full generation's order, and the
 //! choice that skips pieces by their piece-square bound is the first move
-//! by static order of all legal moves.
+//! by static order of all legal moves. Reaches carried over from earlier
+//! positions, as the search carries them, change neither.
 
 #[path = "data/random_games.rs"]
 mod random_games;
 
 use triskel::moves::{Move, MoveKind, MoveList};
 use triskel::position::Position;
-use triskel::search::eval::EvalTables;
+use triskel::search::eval::{EvalTables, ReachCache};
 use triskel::search::ordering::{Ordering, StaticChoice};
 use triskel::variants::Variant;
 
@@ -108,6 +109,33 @@ fn the_static_choice_is_the_first_legal_move_by_static_order() {
             "{}",
             pos.fen()
         );
+    }
+}
+
+#[test]
+fn reaches_carried_from_position_to_position_change_no_move() {
+    // One cache per player, brought up to date for its own officers in each
+    // position where it moves, as the search keeps them.
+    let mut caches: [ReachCache; 3] = Default::default();
+    for pos in positions_in_play() {
+        let mover = pos.to_move();
+        let cache = &mut caches[mover.index()];
+        cache.update(&pos, pos.pieces_of(mover));
+        let known = cache.known(&pos);
+        let fen = pos.fen();
+        assert_eq!(
+            StaticChoice::first_move_knowing(&pos, known),
+            StaticChoice::first_move(&pos),
+            "{fen}: the static choice"
+        );
+        let (mut fresh, mut carried) = (MoveList::new(), MoveList::new());
+        pos.generate_tactical(&mut fresh);
+        pos.generate_tactical_knowing(known, &mut carried);
+        assert_eq!(carried, fresh, "{fen}: the captures and promotions");
+        let (mut fresh, mut carried) = (MoveList::new(), MoveList::new());
+        pos.generate_standard_staged(&mut fresh, |_| true);
+        pos.generate_standard_staged_knowing(known, &mut carried, |_| true);
+        assert_eq!(carried, fresh, "{fen}: both stages");
     }
 }
 

@@ -450,7 +450,19 @@ impl Position {
         sink: &mut S,
         go_on: impl FnOnce(&mut S) -> bool,
     ) {
-        let cx = self.context(!Bitboard::EMPTY);
+        self.generate_standard_staged_knowing(KnownReaches::NONE, sink, go_on);
+    }
+
+    /// [`Position::generate_standard_staged`], taking the officers' reaches
+    /// from `known` where it has them.
+    pub fn generate_standard_staged_knowing<S: MoveSink>(
+        &self,
+        known: KnownReaches,
+        sink: &mut S,
+        go_on: impl FnOnce(&mut S) -> bool,
+    ) {
+        let mut cx = self.context(!Bitboard::EMPTY);
+        cx.known = known;
         self.generate_stage::<S, { Stage::TACTICAL }>(&cx, sink);
         if go_on(sink) {
             self.generate_stage::<S, { Stage::QUIET }>(&cx, sink);

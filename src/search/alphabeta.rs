@@ -14,6 +14,7 @@ use super::{
     outcome_value,
 };
 use super::{eval, see};
+use crate::movegen::KnownReaches;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, Undo};
 use crate::rules::{self, EndReason, Outcome};
@@ -108,6 +109,8 @@ pub(crate) struct Worker<'a> {
     activity_cache: Vec<Option<(u64, [i32; MAX_PLAYERS])>>,
     /// The officers' reaches of the position evaluated last.
     pub(super) reach_cache: Box<eval::ReachCache>,
+    /// Per player, the reaches of its officers when it generated last.
+    pub(super) mover_reaches: Box<[eval::ReachCache; MAX_PLAYERS]>,
     /// Piece-square sums per army of the current position, and of the
     /// positions above it on the path.
     psq: [i32; MAX_PLAYERS],
@@ -158,6 +161,7 @@ impl<'a> Worker<'a> {
             stack: MoveStack::default(),
             activity_cache: vec![None; ACTIVITY_CACHE],
             reach_cache: Box::default(),
+            mover_reaches: Box::default(),
             psq: eval::piece_squares(pos),
             psq_path: Vec::with_capacity(MAX_PLY + 2),
         }
@@ -220,11 +224,13 @@ impl<'a> Worker<'a> {
     pub(super) fn frame(&mut self, generate: Generate, tt_move: Move, ply: usize) -> Frame {
         let pos = &self.pos;
         debug_assert!(!rules::finished_by_rule(pos));
-        let known = &self.reach_cache;
+        let (reach_cache, per_player) = (&self.reach_cache, &mut self.mover_reaches);
         self.stack.push(
             |sink| match generate {
                 Generate::All => pos.generate_moves_in_play(sink),
-                Generate::Tactical => pos.generate_tactical_knowing(known.known(pos), sink),
+                Generate::Tactical => {
+                    pos.generate_tactical_knowing(mover_reaches(reach_cache, per_player, pos), sink)
+                }
             },
             self.ordering.keyer(pos, tt_move, ply),
         )
@@ -986,6 +992,24 @@ impl<'a> Worker<'a> {
         self.stack.pop(frame);
         best
     }
+}
+
+/// The reaches of the mover's officers on the board of `pos`: the
+/// evaluation's when it has just worked them out for this board, else the
+/// mover's own cache brought up to date.
+pub(super) fn mover_reaches<'a>(
+    evaluated: &'a eval::ReachCache,
+    per_player: &'a mut [eval::ReachCache; MAX_PLAYERS],
+    pos: &Position,
+) -> KnownReaches<'a> {
+    let known = evaluated.known(pos);
+    if known.cells.nonempty() {
+        return known;
+    }
+    let mover = pos.to_move();
+    let cache = &mut per_player[mover.index()];
+    cache.update(pos, pos.pieces_of(mover));
+    cache.known(pos)
 }
 
 /// The stored value of a scalar search node when the table entry decides

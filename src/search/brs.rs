@@ -127,7 +127,12 @@ impl Worker<'_> {
             return self.for_side(v);
         }
         if reply == Reply::FirstOnly {
-            let Some(m) = StaticChoice::first_move(&self.pos) else {
+            let known = super::alphabeta::mover_reaches(
+                &self.reach_cache,
+                &mut self.mover_reaches,
+                &self.pos,
+            );
+            let Some(m) = StaticChoice::first_move_knowing(&self.pos, known) else {
                 return self.value_without_moves(ply);
             };
             let undo = self.play(m);

@@ -414,7 +414,7 @@ impl ReachCache {
     /// Brings the stored reaches up to date for the officers of
     /// `in_game_pieces`: recomputes those that are new on their cell and
     /// those with a watched cell that filled or emptied.
-    fn update(&mut self, pos: &Position, in_game_pieces: Bitboard) {
+    pub fn update(&mut self, pos: &Position, in_game_pieces: Bitboard) {
         let occupied = pos.occupied();
         let changed = occupied ^ self.occupied;
         for (i, kind) in PieceKind::OFFICERS.into_iter().enumerate() {

@@ -4,7 +4,7 @@
 
 use super::eval::EvalTables;
 use crate::bitboard::Bitboard;
-use crate::movegen::MoveSink;
+use crate::movegen::{KnownReaches, MoveSink};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::{Cell, MAX_CELLS, MAX_PLAYERS, PieceKind};
@@ -192,9 +192,15 @@ impl<'a> StaticChoice<'a> {
     /// first, and only without one the quiet moves, skipping the pieces
     /// that cannot gain more than the best quiet move found so far.
     pub fn first_move(pos: &'a Position) -> Option<Move> {
+        Self::first_move_knowing(pos, KnownReaches::NONE)
+    }
+
+    /// [`StaticChoice::first_move`], taking the officers' reaches from
+    /// `known` where it has them.
+    pub fn first_move_knowing(pos: &'a Position, known: KnownReaches) -> Option<Move> {
         let mut choice = StaticChoice::new(pos);
         if pos.only_standard_moves() {
-            pos.generate_standard_staged(&mut choice, |choice| {
+            pos.generate_standard_staged_knowing(known, &mut choice, |choice| {
                 choice.quiet_only = choice.best.is_none();
                 choice.quiet_only
             });
