@@ -136,6 +136,10 @@ fn reaches_carried_from_position_to_position_change_no_move() {
         pos.generate_standard_staged(&mut fresh, |_| true);
         pos.generate_standard_staged_knowing(known, &mut carried, |_| true);
         assert_eq!(carried, fresh, "{fen}: both stages");
+        let (mut fresh, mut carried) = (MoveList::new(), MoveList::new());
+        pos.generate_moves_in_play(&mut fresh);
+        pos.generate_moves_in_play_knowing(known, &mut carried);
+        assert_eq!(carried, fresh, "{fen}: every move, the game's own included");
     }
 }
 

@@ -416,7 +416,14 @@ impl Position {
     /// check), castling and en passant. Game ends and variant extras (passes,
     /// the duty to help) are added by [`Position::generate_moves`].
     pub(crate) fn generate_standard<S: MoveSink>(&self, sink: &mut S) {
-        let cx = self.context(!Bitboard::EMPTY);
+        self.generate_standard_knowing(KnownReaches::NONE, sink);
+    }
+
+    /// [`Position::generate_standard`], taking the officers' reaches from
+    /// `known` where it has them.
+    pub(crate) fn generate_standard_knowing<S: MoveSink>(&self, known: KnownReaches, sink: &mut S) {
+        let mut cx = self.context(!Bitboard::EMPTY);
+        cx.known = known;
         self.generate_stage::<S, { Stage::ALL }>(&cx, sink);
     }
 

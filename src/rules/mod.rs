@@ -4,7 +4,7 @@
 //! Each game's own rules live in its file under `variants/`; this module
 //! dispatches to them.
 
-use crate::movegen::{MoveCounter, MoveFinder, MoveSink};
+use crate::movegen::{KnownReaches, MoveCounter, MoveFinder, MoveSink};
 use crate::moves::{Move, MoveList};
 use crate::position::fen::PositionError;
 use crate::position::{CLOCK_UNITS_PER_ROUND, Position};
@@ -78,15 +78,21 @@ impl Position {
     /// rule ([`finished_by_rule`] is false): the search has looked at that
     /// already, and in Trichess the look costs an attack test.
     pub fn generate_moves_in_play<S: MoveSink>(&self, sink: &mut S) {
+        self.generate_moves_in_play_knowing(KnownReaches::NONE, sink);
+    }
+
+    /// [`Position::generate_moves_in_play`], taking the officers' reaches
+    /// from `known` where it has them.
+    pub fn generate_moves_in_play_knowing<S: MoveSink>(&self, known: KnownReaches, sink: &mut S) {
         match self.variant() {
-            Variant::Star => star::generate(self, sink),
+            Variant::Star => star::generate(self, known, sink),
             Variant::Hexenschach => {
-                self.generate_standard(sink);
+                self.generate_standard_knowing(known, sink);
                 if !hexenschach::in_phase_a(self) {
                     hexenschach::rabe_captures(self, sink);
                 }
             }
-            _ => self.generate_standard(sink),
+            _ => self.generate_standard_knowing(known, sink),
         }
     }
 

@@ -224,13 +224,11 @@ impl<'a> Worker<'a> {
     pub(super) fn frame(&mut self, generate: Generate, tt_move: Move, ply: usize) -> Frame {
         let pos = &self.pos;
         debug_assert!(!rules::finished_by_rule(pos));
-        let (reach_cache, per_player) = (&self.reach_cache, &mut self.mover_reaches);
+        let known = mover_reaches(&self.reach_cache, &mut self.mover_reaches, pos);
         self.stack.push(
             |sink| match generate {
-                Generate::All => pos.generate_moves_in_play(sink),
-                Generate::Tactical => {
-                    pos.generate_tactical_knowing(mover_reaches(reach_cache, per_player, pos), sink)
-                }
+                Generate::All => pos.generate_moves_in_play_knowing(known, sink),
+                Generate::Tactical => pos.generate_tactical_knowing(known, sink),
             },
             self.ordering.keyer(pos, tt_move, ply),
         )

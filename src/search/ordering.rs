@@ -205,7 +205,7 @@ impl<'a> StaticChoice<'a> {
                 choice.quiet_only
             });
         } else {
-            pos.generate_moves_in_play(&mut choice);
+            pos.generate_moves_in_play_knowing(known, &mut choice);
         }
         choice.best
     }

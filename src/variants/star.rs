@@ -9,7 +9,7 @@ use super::{EnPassantRule, Game, Variant};
 use crate::bitboard::Bitboard;
 use crate::geometry::sections::{ColumnRule, SectionBoard};
 use crate::geometry::{Geometry, SliderClass};
-use crate::movegen::{MoveCounter, MoveSink};
+use crate::movegen::{KnownReaches, MoveCounter, MoveSink};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{EndReason, Outcome};
@@ -72,20 +72,20 @@ fn is_mated(pos: &Position) -> bool {
 
 /// The moves of a Star position: the standard legal moves filtered by the
 /// duty to help, or a pass when there is none and the king is safe.
-pub fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
+pub fn generate<S: MoveSink>(pos: &Position, known: KnownReaches, sink: &mut S) {
     if !duty_applies(pos) {
         let mut tally = Tally {
             inner: sink,
             any: false,
         };
-        pos.generate_standard(&mut tally);
+        pos.generate_standard_knowing(known, &mut tally);
         if !tally.any && !pos.in_check() {
             sink.push(Move::PASS);
         }
         return;
     }
     let mut moves = MoveList::new();
-    pos.generate_standard(&mut moves);
+    pos.generate_standard_knowing(known, &mut moves);
     if moves.is_empty() {
         if !pos.in_check() {
             sink.push(Move::PASS);
