@@ -160,31 +160,32 @@ impl Position {
         undo
     }
 
-    /// Takes back `m`, played from the position `undo` was made in.
+    /// Takes back `m`, played from the position `undo` was made in. The
+    /// pieces are moved back without touching the hash: it is restored.
     pub fn unmake(&mut self, m: Move, undo: &Undo) {
         let game: &'static Game = self.game;
         for &(cell, piece) in undo.removed.iter().rev() {
-            self.put(cell, piece);
+            self.put_hashed::<false>(cell, piece);
         }
         match m.kind() {
             MoveKind::Pass => {}
             MoveKind::Castle => {
                 let c = &game.castlings[m.castle_index()];
-                let king = self.take(c.king_to);
-                let rook = self.take(c.rook_to);
-                self.put(c.king_from, king);
-                self.put(c.rook_from, rook);
+                let king = self.take_hashed::<false>(c.king_to);
+                let rook = self.take_hashed::<false>(c.rook_to);
+                self.put_hashed::<false>(c.king_from, king);
+                self.put_hashed::<false>(c.rook_from, rook);
             }
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant => {
-                let placed = self.take(m.to());
+                let placed = self.take_hashed::<false>(m.to());
                 let piece = if m.promotion_kind().is_some() {
                     Piece::new(placed.army(), PieceKind::Pawn)
                 } else {
                     placed
                 };
-                self.put(m.from(), piece);
+                self.put_hashed::<false>(m.from(), piece);
                 if let Some((cell, victim)) = undo.captured {
-                    self.put(cell, victim);
+                    self.put_hashed::<false>(cell, victim);
                 }
             }
         }

@@ -340,10 +340,10 @@ impl Position {
         None
     }
 
-    /// Adds or removes `piece` on `cell` in every bitboard and the hash
-    /// (the mailbox is left to the caller).
+    /// Adds or removes `piece` on `cell` in every bitboard, and in the hash
+    /// if `HASH` (taking a move back restores the hash as it was instead).
     #[inline(always)]
-    fn toggle(&mut self, cell: Cell, piece: Piece) {
+    fn toggle<const HASH: bool>(&mut self, cell: Cell, piece: Piece) {
         let bit = Bitboard::from_cell(cell);
         self.by_kind[piece.kind().index()] ^= bit;
         self.by_army[piece.army().index()] ^= bit;
@@ -351,22 +351,36 @@ impl Position {
         if let Some(p) = self.controller(piece) {
             self.by_player[p.index()] ^= bit;
         }
-        self.hash ^= self.game.zobrist.piece(piece, cell);
+        if HASH {
+            self.hash ^= self.game.zobrist.piece(piece, cell);
+        }
     }
 
     /// Puts `piece` on the empty `cell`.
     #[inline(always)]
     pub(crate) fn put(&mut self, cell: Cell, piece: Piece) {
-        debug_assert!(self.mailbox[cell.index()].is_none());
-        self.toggle(cell, piece);
-        self.mailbox[cell.index()] = Some(piece);
+        self.put_hashed::<true>(cell, piece);
     }
 
     /// Removes and returns the piece on `cell`, which must be occupied.
     #[inline(always)]
     pub(crate) fn take(&mut self, cell: Cell) -> Piece {
+        self.take_hashed::<true>(cell)
+    }
+
+    /// [`Position::put`], keeping the hash as it is unless `HASH`.
+    #[inline(always)]
+    pub(crate) fn put_hashed<const HASH: bool>(&mut self, cell: Cell, piece: Piece) {
+        debug_assert!(self.mailbox[cell.index()].is_none());
+        self.toggle::<HASH>(cell, piece);
+        self.mailbox[cell.index()] = Some(piece);
+    }
+
+    /// [`Position::take`], keeping the hash as it is unless `HASH`.
+    #[inline(always)]
+    pub(crate) fn take_hashed<const HASH: bool>(&mut self, cell: Cell) -> Piece {
         let piece = self.mailbox[cell.index()].expect("a piece to remove");
-        self.toggle(cell, piece);
+        self.toggle::<HASH>(cell, piece);
         self.mailbox[cell.index()] = None;
         piece
     }
