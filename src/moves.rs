@@ -101,6 +101,20 @@ impl Move {
         }
     }
 
+    /// Whether a pawn promotes with this move.
+    #[inline(always)]
+    pub const fn promotes(self) -> bool {
+        self.0 >> PROMOTION_SHIFT & PROMOTION_MASK != 0
+    }
+
+    /// Whether this is a plain move or capture without promotion: one bit
+    /// test instead of decoding kind and promotion.
+    #[inline(always)]
+    pub const fn is_plain(self) -> bool {
+        self.0 >> PROMOTION_SHIFT & (PROMOTION_MASK | KIND_MASK << (KIND_SHIFT - PROMOTION_SHIFT))
+            == 0
+    }
+
     /// The move's kind.
     #[inline(always)]
     pub const fn kind(self) -> MoveKind {
@@ -192,5 +206,23 @@ mod tests {
         assert_eq!((k.kind(), k.castle_index()), (MoveKind::Castle, 5));
         assert!(Move::PASS.is_pass());
         assert_ne!(Move::PASS, Move::NONE);
+    }
+
+    #[test]
+    fn plain_and_promoting_moves_are_told_by_their_bits() {
+        let (a, b, c) = (Cell::new(127), Cell::new(5), Cell::new(64));
+        let mut moves = vec![
+            Move::normal(a, b),
+            Move::double_step(b, a, c),
+            Move::en_passant(a, c, b),
+            Move::castle(a, b, 5),
+            Move::PASS,
+        ];
+        moves.extend(PieceKind::PROMOTIONS.map(|k| Move::promotion(a, b, k)));
+        for m in moves {
+            let plain = m.kind() == MoveKind::Normal && m.promotion_kind().is_none();
+            assert_eq!(m.is_plain(), plain, "{m:?}");
+            assert_eq!(m.promotes(), m.promotion_kind().is_some(), "{m:?}");
+        }
     }
 }

@@ -49,10 +49,13 @@ impl Ordering {
     }
 
     /// Whether `m` takes a piece or promotes.
+    #[inline(always)]
     pub fn is_tactical(pos: &Position, m: Move) -> bool {
-        m.kind() == MoveKind::EnPassant
-            || m.promotion_kind().is_some()
-            || (m.kind() == MoveKind::Normal && pos.piece_at(m.to()).is_some())
+        if m.is_plain() {
+            pos.piece_at(m.to()).is_some()
+        } else {
+            m.promotes() || m.kind() == MoveKind::EnPassant
+        }
     }
 
     /// The ordering key of a capture or promotion: most valuable victim
