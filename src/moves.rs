@@ -1,6 +1,6 @@
 //! Moves packed into 32 bits, and the fixed-capacity list they are generated into.
 
-use crate::types::{Cell, PieceKind};
+use crate::types::{Cell, MAX_CELLS, PieceKind};
 use arrayvec::ArrayVec;
 
 /// What kind of move a [`Move`] is, beyond its two cells.
@@ -26,6 +26,9 @@ pub struct Move(u32);
 const CELL_BITS: u32 = 7;
 const CELL_MASK: u32 = (1 << CELL_BITS) - 1;
 const TO_SHIFT: u32 = CELL_BITS;
+/// Both cells of a move.
+const CELLS_MASK: u32 = (1 << (2 * CELL_BITS)) - 1;
+const _: () = assert!(1 << CELL_BITS == MAX_CELLS, "a cell index fills its bits");
 const PROMOTION_SHIFT: u32 = 2 * CELL_BITS;
 const PROMOTION_MASK: u32 = 0b111;
 const KIND_SHIFT: u32 = PROMOTION_SHIFT + 3;
@@ -99,6 +102,13 @@ impl Move {
             0 => None,
             k => PieceKind::from_index(k as usize),
         }
+    }
+
+    /// The two cells as one index below `MAX_CELLS²` (a table slot per
+    /// pair of cells): the move's low bits, from-cell first.
+    #[inline(always)]
+    pub const fn cells_index(self) -> usize {
+        (self.0 & CELLS_MASK) as usize
     }
 
     /// Whether a pawn promotes with this move.
@@ -223,6 +233,19 @@ mod tests {
             let plain = m.kind() == MoveKind::Normal && m.promotion_kind().is_none();
             assert_eq!(m.is_plain(), plain, "{m:?}");
             assert_eq!(m.promotes(), m.promotion_kind().is_some(), "{m:?}");
+        }
+    }
+
+    #[test]
+    fn each_pair_of_cells_has_its_own_index() {
+        let mut seen = vec![false; MAX_CELLS * MAX_CELLS];
+        for from in (0..MAX_CELLS).map(|i| Cell::new(i as u8)) {
+            for to in (0..MAX_CELLS).map(|i| Cell::new(i as u8)) {
+                let index = Move::promotion(from, to, PieceKind::Queen).cells_index();
+                assert_eq!(index, Move::normal(from, to).cells_index());
+                assert!(!seen[index], "{from:?} {to:?}");
+                seen[index] = true;
+            }
         }
     }
 }

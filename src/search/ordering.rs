@@ -45,7 +45,7 @@ impl Ordering {
     }
 
     fn history_slot(pos: &Position, m: Move) -> usize {
-        (pos.to_move().index() * MAX_CELLS + m.from().index()) * MAX_CELLS + m.to().index()
+        pos.to_move().index() * MAX_CELLS * MAX_CELLS + m.cells_index()
     }
 
     /// Whether `m` takes a piece or promotes.
@@ -105,7 +105,7 @@ impl Ordering {
             } else if m == killers[1] {
                 KILLER
             } else {
-                history[(m.from().index() * MAX_CELLS + m.to().index()) % (MAX_CELLS * MAX_CELLS)]
+                history[m.cells_index()]
             }
         }
     }
