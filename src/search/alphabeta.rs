@@ -386,7 +386,9 @@ impl<'a> Worker<'a> {
         {
             return v;
         }
-        let v = self.reach_cache.activity(&self.pos);
+        let v = self
+            .reach_cache
+            .activity_sharing(&self.pos, &self.mover_reaches);
         self.activity_cache[slot] = Some((key, v));
         v
     }
@@ -1004,9 +1006,8 @@ pub(super) fn mover_reaches<'a>(
     if known.cells.nonempty() {
         return known;
     }
-    let mover = pos.to_move();
-    let cache = &mut per_player[mover.index()];
-    cache.update(pos, pos.pieces_of(mover));
+    let cache = &mut per_player[pos.to_move().index()];
+    cache.update_for_mover(pos, evaluated);
     cache.known(pos)
 }
 

@@ -353,6 +353,28 @@ impl ReachCache {
     /// The expensive part of the evaluation, per player: mobility of the
     /// pieces, minus the attacks of enemy pieces on the cells around its king.
     pub fn activity(&mut self, pos: &Position) -> [i32; MAX_PLAYERS] {
+        self.activity_with(pos, |_, _, _| None)
+    }
+
+    /// [`ReachCache::activity`], taking a reach that must be recomputed
+    /// from the players' own caches (`movers`, see
+    /// [`ReachCache::update_for_mover`]) where one still holds there.
+    pub fn activity_sharing(
+        &mut self,
+        pos: &Position,
+        movers: &[ReachCache; MAX_PLAYERS],
+    ) -> [i32; MAX_PLAYERS] {
+        self.activity_with(pos, |kind, from, occupied| {
+            let owner = pos.piece_at(from).and_then(|piece| pos.controller(piece))?;
+            movers[owner.index()].holding(kind, from, occupied)
+        })
+    }
+
+    fn activity_with(
+        &mut self,
+        pos: &Position,
+        donor: impl Fn(usize, Cell, Bitboard) -> Option<(Bitboard, Bitboard)>,
+    ) -> [i32; MAX_PLAYERS] {
         let players = pos.state().in_game;
         let t = EvalTables::of(pos.variant());
         // Players out of the game own nothing here and have no king zone.
@@ -364,7 +386,11 @@ impl ReachCache {
                 zones[p.index()] = t.king_zone[k.index() % MAX_CELLS];
             }
         }
-        self.update(pos, own.iter().fold(Bitboard::EMPTY, |acc, &o| acc | o));
+        self.update_with(
+            pos,
+            own.iter().fold(Bitboard::EMPTY, |acc, &o| acc | o),
+            donor,
+        );
         let mut score = [0i32; MAX_PLAYERS];
         for p in players.iter() {
             let p = p.index();
@@ -415,6 +441,36 @@ impl ReachCache {
     /// `in_game_pieces`: recomputes those that are new on their cell and
     /// those with a watched cell that filled or emptied.
     pub fn update(&mut self, pos: &Position, in_game_pieces: Bitboard) {
+        self.update_with(pos, in_game_pieces, |_, _, _| None);
+    }
+
+    /// The reaches of the mover's officers brought up to date (as
+    /// [`ReachCache::update`] for its pieces), taking a reach to recompute
+    /// from `evaluated` where it still holds there.
+    pub fn update_for_mover(&mut self, pos: &Position, evaluated: &ReachCache) {
+        self.update_with(pos, pos.pieces_of(pos.to_move()), |kind, from, occupied| {
+            evaluated.holding(kind, from, occupied)
+        });
+    }
+
+    /// The stored reach and watched cells of the officer of
+    /// `PieceKind::OFFICERS[kind]` on `from`, if they still hold on the board
+    /// `occupied`: none of the watched cells changed since.
+    #[inline(always)]
+    fn holding(&self, kind: usize, from: Cell, occupied: Bitboard) -> Option<(Bitboard, Bitboard)> {
+        let slot = from.index() % MAX_CELLS;
+        let watched = self.watched[slot];
+        (self.stored[kind].has(from) && (watched & (occupied ^ self.occupied)).is_empty())
+            .then(|| (self.reach[slot], watched))
+    }
+
+    /// [`ReachCache::update`], asking `donor` for a reach before recomputing it.
+    fn update_with(
+        &mut self,
+        pos: &Position,
+        in_game_pieces: Bitboard,
+        donor: impl Fn(usize, Cell, Bitboard) -> Option<(Bitboard, Bitboard)>,
+    ) {
         let occupied = pos.occupied();
         let changed = occupied ^ self.occupied;
         for (i, kind) in PieceKind::OFFICERS.into_iter().enumerate() {
@@ -428,7 +484,8 @@ impl ReachCache {
                 }
             }
             for from in stale {
-                let (reach, watched) = officer_reach_watched(pos, kind, from, occupied);
+                let (reach, watched) = donor(i, from, occupied)
+                    .unwrap_or_else(|| officer_reach_watched(pos, kind, from, occupied));
                 self.reach[from.index() % MAX_CELLS] = reach;
                 self.watched[from.index() % MAX_CELLS] = watched;
             }
@@ -560,6 +617,47 @@ mod tests {
                 if pos.occupied() != cache.occupied {
                     assert!(cache.known(&pos).cells.is_empty(), "{v}: another board");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn reaches_shared_between_the_caches_are_the_fresh_ones() {
+        for v in Variant::ALL {
+            let mut evaluated = ReachCache::default();
+            let mut movers: [ReachCache; MAX_PLAYERS] = Default::default();
+            let mut pos = Position::start(v);
+            for ply in 0..60 {
+                let mover = pos.to_move();
+                movers[mover.index()].update_for_mover(&pos, &evaluated);
+                let known = movers[mover.index()].known(&pos);
+                for kind in PieceKind::OFFICERS {
+                    for from in pos.kind(kind) & pos.pieces_of(mover) {
+                        assert!(known.cells.has(from), "{v}: every officer of the mover");
+                        assert_eq!(
+                            known.reach[from.index()],
+                            pos.reach(kind, from, pos.occupied()),
+                            "{v} after {ply} plies, {kind:?} on {from:?}: {}",
+                            pos.fen()
+                        );
+                    }
+                }
+                // Every other position evaluated, so that the caches drift apart.
+                if ply % 2 == 0 {
+                    assert_eq!(
+                        evaluated.activity_sharing(&pos, &movers),
+                        ReachCache::default().activity(&pos),
+                        "{v} after {ply} plies: {}",
+                        pos.fen()
+                    );
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let capture = moves.iter().find(|m| pos.piece_at(m.to()).is_some());
+                let m = capture.copied().unwrap_or(moves[(ply * 3) % moves.len()]);
+                pos.make(m);
             }
         }
     }
