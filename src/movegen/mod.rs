@@ -27,9 +27,7 @@ pub trait MoveSink {
     /// A plain move from `from` to every cell of `targets`.
     #[inline(always)]
     fn push_targets(&mut self, from: Cell, targets: Bitboard) {
-        for to in targets {
-            self.push(Move::normal(from, to));
-        }
+        targets.for_each(|to| self.push(Move::normal(from, to)));
     }
 
     /// Whether the moves of the mover's piece on `from` cannot matter to
@@ -43,11 +41,11 @@ pub trait MoveSink {
     /// A promotion to each promotion kind from `from` to every cell of `targets`.
     #[inline(always)]
     fn push_promotions(&mut self, from: Cell, targets: Bitboard) {
-        for to in targets {
+        targets.for_each(|to| {
             for kind in PieceKind::PROMOTIONS {
                 self.push(Move::promotion(from, to, kind));
             }
-        }
+        });
     }
 }
 

@@ -401,14 +401,14 @@ impl ReachCache {
             let (mut mobility, mut attacks_a, mut attacks_b) = (0, 0, 0);
             for (kind, &stored) in PieceKind::OFFICERS.iter().zip(&self.stored) {
                 let mut reached = 0;
-                for from in stored & own[p] {
+                (stored & own[p]).for_each(|from| {
                     let reach = self.reach[from.index() % MAX_CELLS];
                     reached += (reach & !own[p]).count() as i32;
                     if (reach & (zone_a | zone_b)).nonempty() {
                         attacks_a += (reach & zone_a).count() as i32;
                         attacks_b += (reach & zone_b).count() as i32;
                     }
-                }
+                });
                 mobility += MOBILITY[kind.index()] * reached;
             }
             score[p] += mobility;
@@ -477,11 +477,11 @@ impl ReachCache {
             let pieces = pos.kind(kind) & in_game_pieces;
             let mut stale = pieces & !self.stored[i];
             if changed.nonempty() {
-                for from in pieces & self.stored[i] {
+                (pieces & self.stored[i]).for_each(|from| {
                     if (self.watched[from.index() % MAX_CELLS] & changed).nonempty() {
                         stale = stale.with(from);
                     }
-                }
+                });
             }
             for from in stale {
                 let (reach, watched) = donor(i, from, occupied)

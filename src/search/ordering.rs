@@ -245,9 +245,7 @@ impl MoveSink for StaticChoice<'_> {
     #[inline(always)]
     fn push_targets(&mut self, from: Cell, targets: Bitboard) {
         let occupied = self.pos.occupied();
-        for to in targets & occupied {
-            self.push(Move::normal(from, to));
-        }
+        (targets & occupied).for_each(|to| self.push(Move::normal(from, to)));
         if self.best_key > TACTICAL_KEYS {
             return;
         }
@@ -255,10 +253,10 @@ impl MoveSink for StaticChoice<'_> {
             return;
         };
         let before = self.tables.piece_square(piece, from);
-        for to in targets & !occupied {
+        (targets & !occupied).for_each(|to| {
             let gain = self.tables.piece_square(piece, to) - before;
             self.offer(gain, Move::normal(from, to));
-        }
+        });
     }
 }
 
