@@ -14,7 +14,6 @@ use super::{
     outcome_value,
 };
 use super::{eval, see};
-use crate::movegen::KnownReaches;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, Undo};
 use crate::rules::{self, EndReason, Outcome};
@@ -107,10 +106,8 @@ pub(crate) struct Worker<'a> {
     reported: Reported,
     pub(super) stack: MoveStack,
     activity_cache: Vec<Option<(u64, [i32; MAX_PLAYERS])>>,
-    /// The officers' reaches of the position evaluated last.
-    pub(super) reach_cache: Box<eval::ReachCache>,
-    /// Per player, the reaches of its officers when it generated last.
-    pub(super) mover_reaches: Box<[eval::ReachCache; MAX_PLAYERS]>,
+    /// The officers' reaches carried from position to position.
+    pub(super) reaches: Box<eval::SearchReaches>,
     /// Piece-square sums per army of the current position, and of the
     /// positions above it on the path.
     psq: [i32; MAX_PLAYERS],
@@ -160,8 +157,7 @@ impl<'a> Worker<'a> {
             reported: Reported::default(),
             stack: MoveStack::default(),
             activity_cache: vec![None; ACTIVITY_CACHE],
-            reach_cache: Box::default(),
-            mover_reaches: Box::default(),
+            reaches: Box::default(),
             psq: eval::piece_squares(pos),
             psq_path: Vec::with_capacity(MAX_PLY + 2),
         }
@@ -218,13 +214,12 @@ impl<'a> Worker<'a> {
 
     /// Generates the position's moves into a new frame, ordered with
     /// `tt_move` first. The position must not be over by rule (every node
-    /// looks at its ends before it generates). Captures take the officers'
-    /// reaches from the evaluation where it has just worked them out for
-    /// this board (the quiescence search evaluates, then generates).
+    /// looks at its ends before it generates). The mover's officers' reaches
+    /// come from those carried over ([`eval::SearchReaches::of_mover`]).
     pub(super) fn frame(&mut self, generate: Generate, tt_move: Move, ply: usize) -> Frame {
         let pos = &self.pos;
         debug_assert!(!rules::finished_by_rule(pos));
-        let known = mover_reaches(&self.reach_cache, &mut self.mover_reaches, pos);
+        let known = self.reaches.of_mover(pos);
         self.stack.push(
             |sink| match generate {
                 Generate::All => pos.generate_moves_in_play_knowing(known, sink),
@@ -386,9 +381,7 @@ impl<'a> Worker<'a> {
         {
             return v;
         }
-        let v = self
-            .reach_cache
-            .activity_sharing(&self.pos, &self.mover_reaches);
+        let v = self.reaches.activity(&self.pos);
         self.activity_cache[slot] = Some((key, v));
         v
     }
@@ -992,23 +985,6 @@ impl<'a> Worker<'a> {
         self.stack.pop(frame);
         best
     }
-}
-
-/// The reaches of the mover's officers on the board of `pos`: the
-/// evaluation's when it has just worked them out for this board, else the
-/// mover's own cache brought up to date.
-pub(super) fn mover_reaches<'a>(
-    evaluated: &'a eval::ReachCache,
-    per_player: &'a mut [eval::ReachCache; MAX_PLAYERS],
-    pos: &Position,
-) -> KnownReaches<'a> {
-    let known = evaluated.known(pos);
-    if known.cells.nonempty() {
-        return known;
-    }
-    let cache = &mut per_player[pos.to_move().index()];
-    cache.update_for_mover(pos, evaluated);
-    cache.known(pos)
 }
 
 /// The stored value of a scalar search node when the table entry decides

@@ -127,11 +127,7 @@ impl Worker<'_> {
             return self.for_side(v);
         }
         if reply == Reply::FirstOnly {
-            let known = super::alphabeta::mover_reaches(
-                &self.reach_cache,
-                &mut self.mover_reaches,
-                &self.pos,
-            );
+            let known = self.reaches.of_mover(&self.pos);
             let Some(m) = StaticChoice::first_move_knowing(&self.pos, known) else {
                 return self.value_without_moves(ply);
             };

@@ -321,6 +321,39 @@ pub fn evaluate_with(pos: &Position, cache: &mut ReachCache) -> [i32; MAX_PLAYER
     score
 }
 
+/// The officers' reaches a search thread carries from position to
+/// position: the evaluation's, and each player's own from where it
+/// generated its moves last. The two kinds are kept apart because the
+/// evaluation's positions (the leaves) and a player's generations lie
+/// further apart from each other than from their own predecessors, but
+/// each lends the other a reach that still holds before one is recomputed.
+#[derive(Default)]
+pub struct SearchReaches {
+    /// The reaches of the position evaluated last.
+    pub evaluated: ReachCache,
+    /// Per player, its officers' reaches where it generated last.
+    movers: [ReachCache; MAX_PLAYERS],
+}
+
+impl SearchReaches {
+    /// [`ReachCache::activity`] of `pos`.
+    pub fn activity(&mut self, pos: &Position) -> [i32; MAX_PLAYERS] {
+        self.evaluated.activity_sharing(pos, &self.movers)
+    }
+
+    /// The reaches of the officers of the player to move in `pos`, for the
+    /// move generator: the evaluation's when it has just worked them out
+    /// for this board, else the mover's own brought up to date.
+    pub fn of_mover(&mut self, pos: &Position) -> KnownReaches<'_> {
+        if self.evaluated.occupied == pos.occupied() {
+            return self.evaluated.known(pos);
+        }
+        let cache = &mut self.movers[pos.to_move().index()];
+        cache.update_for_mover(pos, &self.evaluated);
+        cache.known(pos)
+    }
+}
+
 /// The cells each officer reached in the position evaluated last, so that
 /// the next evaluation recomputes only the pieces that moved or arrived and
 /// the sliders one of whose watched cells (those their reach depends on)
@@ -359,7 +392,7 @@ impl ReachCache {
     /// [`ReachCache::activity`], taking a reach that must be recomputed
     /// from the players' own caches (`movers`, see
     /// [`ReachCache::update_for_mover`]) where one still holds there.
-    pub fn activity_sharing(
+    fn activity_sharing(
         &mut self,
         pos: &Position,
         movers: &[ReachCache; MAX_PLAYERS],
@@ -447,7 +480,7 @@ impl ReachCache {
     /// The reaches of the mover's officers brought up to date (as
     /// [`ReachCache::update`] for its pieces), taking a reach to recompute
     /// from `evaluated` where it still holds there.
-    pub fn update_for_mover(&mut self, pos: &Position, evaluated: &ReachCache) {
+    fn update_for_mover(&mut self, pos: &Position, evaluated: &ReachCache) {
         self.update_with(pos, pos.pieces_of(pos.to_move()), |kind, from, occupied| {
             evaluated.holding(kind, from, occupied)
         });

@@ -61,7 +61,7 @@ impl Worker<'_> {
     /// (they score nothing), so utilities keep one scale when a player
     /// leaves and a capture that ends phase A is valued like any other gain.
     fn utilities(&mut self) -> Utilities {
-        let scores = eval::evaluate_with(&self.pos, &mut self.reach_cache);
+        let scores = eval::evaluate_with(&self.pos, &mut self.reaches.evaluated);
         let players = self.pos.game().players;
         let mean = scores[..players].iter().sum::<i32>() / players.max(1) as i32;
         let mut u = [0; MAX_PLAYERS];
