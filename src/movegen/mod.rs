@@ -108,8 +108,9 @@ impl MoveSink for MoveFinder {
     }
 }
 
-/// Reaches of officers already worked out for the current board (by the
-/// evaluation), which the generator takes instead of working them out again.
+/// Reaches of officers already worked out for the current board (carried
+/// over by the search, see `search::eval::SearchReaches`), which the
+/// generator takes instead of working them out again.
 #[derive(Clone, Copy)]
 pub struct KnownReaches<'a> {
     /// The cells whose officer's reach `reach` holds for the current board.

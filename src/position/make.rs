@@ -165,27 +165,27 @@ impl Position {
     pub fn unmake(&mut self, m: Move, undo: &Undo) {
         let game: &'static Game = self.game;
         for &(cell, piece) in undo.removed.iter().rev() {
-            self.put_hashed::<false>(cell, piece);
+            self.put_leaving_hash(cell, piece);
         }
         match m.kind() {
             MoveKind::Pass => {}
             MoveKind::Castle => {
                 let c = &game.castlings[m.castle_index()];
-                let king = self.take_hashed::<false>(c.king_to);
-                let rook = self.take_hashed::<false>(c.rook_to);
-                self.put_hashed::<false>(c.king_from, king);
-                self.put_hashed::<false>(c.rook_from, rook);
+                let king = self.take_leaving_hash(c.king_to);
+                let rook = self.take_leaving_hash(c.rook_to);
+                self.put_leaving_hash(c.king_from, king);
+                self.put_leaving_hash(c.rook_from, rook);
             }
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant => {
-                let placed = self.take_hashed::<false>(m.to());
+                let placed = self.take_leaving_hash(m.to());
                 let piece = if m.promotion_kind().is_some() {
                     Piece::new(placed.army(), PieceKind::Pawn)
                 } else {
                     placed
                 };
-                self.put_hashed::<false>(m.from(), piece);
+                self.put_leaving_hash(m.from(), piece);
                 if let Some((cell, victim)) = undo.captured {
-                    self.put_hashed::<false>(cell, victim);
+                    self.put_leaving_hash(cell, victim);
                 }
             }
         }

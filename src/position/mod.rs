@@ -359,26 +359,39 @@ impl Position {
     /// Puts `piece` on the empty `cell`.
     #[inline(always)]
     pub(crate) fn put(&mut self, cell: Cell, piece: Piece) {
-        self.put_hashed::<true>(cell, piece);
+        self.put_in::<true>(cell, piece);
     }
 
     /// Removes and returns the piece on `cell`, which must be occupied.
     #[inline(always)]
     pub(crate) fn take(&mut self, cell: Cell) -> Piece {
-        self.take_hashed::<true>(cell)
+        self.take_in::<true>(cell)
     }
 
-    /// [`Position::put`], keeping the hash as it is unless `HASH`.
+    /// [`Position::put`] leaving the hash as it is (taking a move back
+    /// restores the hash instead).
     #[inline(always)]
-    pub(crate) fn put_hashed<const HASH: bool>(&mut self, cell: Cell, piece: Piece) {
+    pub(crate) fn put_leaving_hash(&mut self, cell: Cell, piece: Piece) {
+        self.put_in::<false>(cell, piece);
+    }
+
+    /// [`Position::take`] leaving the hash as it is.
+    #[inline(always)]
+    pub(crate) fn take_leaving_hash(&mut self, cell: Cell) -> Piece {
+        self.take_in::<false>(cell)
+    }
+
+    /// [`Position::put`], with the hash brought along if `HASH`.
+    #[inline(always)]
+    fn put_in<const HASH: bool>(&mut self, cell: Cell, piece: Piece) {
         debug_assert!(self.mailbox[cell.index()].is_none());
         self.toggle::<HASH>(cell, piece);
         self.mailbox[cell.index()] = Some(piece);
     }
 
-    /// [`Position::take`], keeping the hash as it is unless `HASH`.
+    /// [`Position::take`], with the hash brought along if `HASH`.
     #[inline(always)]
-    pub(crate) fn take_hashed<const HASH: bool>(&mut self, cell: Cell) -> Piece {
+    fn take_in<const HASH: bool>(&mut self, cell: Cell) -> Piece {
         let piece = self.mailbox[cell.index()].expect("a piece to remove");
         self.toggle::<HASH>(cell, piece);
         self.mailbox[cell.index()] = None;
