@@ -354,11 +354,12 @@ impl SearchReaches {
     }
 }
 
-/// The cells each officer reached in the position evaluated last, so that
-/// the next evaluation recomputes only the pieces that moved or arrived and
-/// the sliders one of whose watched cells (those their reach depends on)
-/// filled or emptied. A search evaluates positions that differ in a few
-/// cells, so most reaches carry over.
+/// The cells each officer reached on the board the cache was last brought
+/// up to date for (an evaluated position, or one where a player generated
+/// its moves), so that the next time only the pieces that moved or arrived
+/// are recomputed, and the sliders one of whose watched cells (those their
+/// reach depends on) filled or emptied. A search visits positions that
+/// differ in a few cells, so most reaches carry over.
 pub struct ReachCache {
     /// The board the stored reaches belong to.
     occupied: Bitboard,
@@ -403,6 +404,8 @@ impl ReachCache {
         })
     }
 
+    /// [`ReachCache::activity`], asking `donor` for a reach before
+    /// recomputing it.
     fn activity_with(
         &mut self,
         pos: &Position,
