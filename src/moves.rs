@@ -105,7 +105,7 @@ impl Move {
     }
 
     /// The two cells as one index below `MAX_CELLS²` (a table slot per
-    /// pair of cells): the move's low bits, from-cell first.
+    /// pair of cells): the move's low bits, `from + MAX_CELLS × to`.
     #[inline(always)]
     pub const fn cells_index(self) -> usize {
         (self.0 & CELLS_MASK) as usize
