@@ -512,7 +512,8 @@ impl ReachCache {
         for (i, kind) in PieceKind::OFFICERS.into_iter().enumerate() {
             let pieces = pos.kind(kind) & in_game_pieces;
             let mut stale = pieces & !self.stored[i];
-            if changed.nonempty() {
+            // A knight's reach watches no cell: only a knight that moved is stale.
+            if changed.nonempty() && kind != PieceKind::Knight {
                 (pieces & self.stored[i]).for_each(|from| {
                     if (self.watched[from.index() % MAX_CELLS] & changed).nonempty() {
                         stale = stale.with(from);
