@@ -4,6 +4,7 @@
 
 use super::eval::EvalTables;
 use crate::bitboard::Bitboard;
+use crate::movegen::Attackers;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::{Cell, PieceKind, PlayerSet};
@@ -11,58 +12,98 @@ use crate::types::{Cell, PieceKind, PlayerSet};
 /// Most captures one exchange can have (a bound for the gain list).
 const MAX_EXCHANGE: usize = 64;
 
-/// The material balance of the exchange `m` starts, for the mover.
-pub fn see(pos: &Position, m: Move) -> i32 {
-    let values = &EvalTables::of(pos.variant()).values;
-    let target = m.to();
-    let value_at = |cell: Cell| pos.piece_at(cell).map_or(0, |p| values[p.kind().index()]);
-    let first_victim = match m.kind() {
-        MoveKind::EnPassant => values[PieceKind::Pawn.index()],
-        MoveKind::Normal => value_at(target),
-        _ => return 0,
-    };
-    let Some(mover_piece) = pos.piece_at(m.from()) else {
-        return 0;
-    };
-    let mover = pos.to_move();
-    let sides = [
-        pos.attackers(PlayerSet::EMPTY.with(mover)),
-        pos.attackers(pos.state().active().without(mover)),
-    ];
-    let mut occupied = pos.occupied().without(m.from());
-    if m.kind() == MoveKind::EnPassant {
-        occupied = occupied.without(m.aux_cell());
-    }
-    let mut gains = [0i32; MAX_EXCHANGE];
-    gains[0] = first_victim
-        + m.promotion_kind()
-            .map_or(0, |k| values[k.index()] - values[0]);
-    let mut on_target = m
-        .promotion_kind()
-        .map_or(values[mover_piece.kind().index()], |k| values[k.index()]);
-    let mut depth = 0;
-    let mut side = 1;
-    loop {
-        let attackers = pos.attackers_of(target, occupied, &sides[side]) & occupied;
-        let Some(cheapest) = cheapest(pos, attackers) else {
-            break;
+/// An exchange on one cell after its first capture: whose turn it is to
+/// recapture and which pieces are still on the board.
+struct Exchange<'a> {
+    pos: &'a Position,
+    values: &'a [i32; PieceKind::COUNT],
+    target: Cell,
+    /// The mover's attacking pieces, then all other players'.
+    sides: [Attackers; 2],
+    occupied: Bitboard,
+    /// The side to capture next (index into `sides`).
+    side: usize,
+}
+
+impl<'a> Exchange<'a> {
+    /// The exchange the capture `m` starts, with what the mover has won if
+    /// it stops there and the value of the piece it leaves on the target;
+    /// none if `m` takes nothing.
+    #[inline(always)]
+    fn start(pos: &'a Position, m: Move) -> Option<(Exchange<'a>, i32, i32)> {
+        let values = &EvalTables::of(pos.variant()).values;
+        let first_victim = match m.kind() {
+            MoveKind::EnPassant => values[PieceKind::Pawn.index()],
+            MoveKind::Normal => value_on(values, pos, m.to()),
+            _ => return None,
         };
-        // A king captures only where no enemy piece attacks any more.
+        let mover_piece = pos.piece_at(m.from())?;
+        let promotion = m.promotion_kind();
+        let won = first_victim + promotion.map_or(0, |k| values[k.index()] - values[0]);
+        let on_target = promotion.map_or(values[mover_piece.kind().index()], |k| values[k.index()]);
+        let mover = pos.to_move();
+        let mut occupied = pos.occupied().without(m.from());
+        if m.kind() == MoveKind::EnPassant {
+            occupied = occupied.without(m.aux_cell());
+        }
+        let exchange = Exchange {
+            pos,
+            values,
+            target: m.to(),
+            sides: [
+                pos.attackers(PlayerSet::EMPTY.with(mover)),
+                pos.attackers(pos.state().active().without(mover)),
+            ],
+            occupied,
+            side: 1,
+        };
+        Some((exchange, won, on_target))
+    }
+
+    /// The next recapture, by the side to capture's cheapest attacker:
+    /// the value of that piece (now on the target), or none when that side
+    /// cannot capture. A king captures only where no enemy piece attacks
+    /// any more.
+    #[inline(always)]
+    fn recapture(&mut self) -> Option<i32> {
+        let (pos, target, occupied) = (self.pos, self.target, self.occupied);
+        let attackers = pos.attackers_of(target, occupied, &self.sides[self.side]) & occupied;
+        let cheapest = cheapest(pos, attackers)?;
         if pos
             .piece_at(cheapest)
             .is_some_and(|p| p.kind() == PieceKind::King)
-            && (pos.attackers_of(target, occupied, &sides[side ^ 1]) & occupied).nonempty()
+            && (pos.attackers_of(target, occupied, &self.sides[self.side ^ 1]) & occupied)
+                .nonempty()
         {
-            break;
+            return None;
         }
+        self.occupied = occupied.without(cheapest);
+        self.side ^= 1;
+        Some(value_on(self.values, pos, cheapest))
+    }
+}
+
+/// The value of the piece on `cell` (none: 0) by `values`.
+#[inline(always)]
+fn value_on(values: &[i32; PieceKind::COUNT], pos: &Position, cell: Cell) -> i32 {
+    pos.piece_at(cell).map_or(0, |p| values[p.kind().index()])
+}
+
+/// The material balance of the exchange `m` starts, for the mover.
+pub fn see(pos: &Position, m: Move) -> i32 {
+    let Some((mut exchange, won, mut on_target)) = Exchange::start(pos, m) else {
+        return 0;
+    };
+    let mut gains = [0i32; MAX_EXCHANGE];
+    gains[0] = won;
+    let mut depth = 0;
+    while let Some(capturer) = exchange.recapture() {
         depth += 1;
         if depth >= MAX_EXCHANGE {
             break;
         }
         gains[depth] = on_target - gains[depth - 1];
-        on_target = value_at(cheapest);
-        occupied = occupied.without(cheapest);
-        side ^= 1;
+        on_target = capturer;
     }
     while depth > 0 {
         gains[depth - 1] = -(-gains[depth - 1]).max(gains[depth]);
@@ -77,8 +118,9 @@ pub fn see(pos: &Position, m: Move) -> i32 {
 /// the exchange is followed only until its sign is settled.
 pub fn loses_material(pos: &Position, m: Move) -> bool {
     let values = &EvalTables::of(pos.variant()).values;
-    let value_at = |cell: Cell| pos.piece_at(cell).map_or(0, |p| values[p.kind().index()]);
-    if m.kind() == MoveKind::Normal && value_at(m.to()) >= value_at(m.from()) {
+    if m.kind() == MoveKind::Normal
+        && value_on(values, pos, m.to()) >= value_on(values, pos, m.from())
+    {
         return false;
     }
     !holds_even(pos, m)
@@ -88,58 +130,24 @@ pub fn loses_material(pos: &Position, m: Move) -> bool {
 /// exchange: the captures go on only while the side that just captured
 /// could still change the sign of the outcome.
 fn holds_even(pos: &Position, m: Move) -> bool {
-    let values = &EvalTables::of(pos.variant()).values;
-    let target = m.to();
-    let value_at = |cell: Cell| pos.piece_at(cell).map_or(0, |p| values[p.kind().index()]);
-    let first_victim = match m.kind() {
-        MoveKind::EnPassant => values[PieceKind::Pawn.index()],
-        MoveKind::Normal => value_at(target),
-        _ => return true,
-    };
-    let Some(mover_piece) = pos.piece_at(m.from()) else {
+    let Some((mut exchange, won, on_target)) = Exchange::start(pos, m) else {
         return true;
     };
-    let promotion = m.promotion_kind();
-    // What the mover has won if the exchange stops now, then what the side
-    // to capture next wins if it captures and the exchange stops there.
-    let mut swap = first_victim + promotion.map_or(0, |k| values[k.index()] - values[0]);
-    swap = promotion.map_or(values[mover_piece.kind().index()], |k| values[k.index()]) - swap;
+    // What the side to capture next wins if it captures and the exchange
+    // stops there.
+    let mut swap = on_target - won;
     if swap <= 0 {
         return true;
     }
-    let mover = pos.to_move();
-    let sides = [
-        pos.attackers(PlayerSet::EMPTY.with(mover)),
-        pos.attackers(pos.state().active().without(mover)),
-    ];
-    let mut occupied = pos.occupied().without(m.from());
-    if m.kind() == MoveKind::EnPassant {
-        occupied = occupied.without(m.aux_cell());
-    }
     // Whether the mover ends at zero or better if the exchange stops here.
     let mut holds = true;
-    let mut side = 1;
-    loop {
-        let attackers = pos.attackers_of(target, occupied, &sides[side]) & occupied;
-        let Some(cheapest) = cheapest(pos, attackers) else {
-            break;
-        };
-        // A king captures only where no enemy piece attacks any more.
-        if pos
-            .piece_at(cheapest)
-            .is_some_and(|p| p.kind() == PieceKind::King)
-            && (pos.attackers_of(target, occupied, &sides[side ^ 1]) & occupied).nonempty()
-        {
-            break;
-        }
+    while let Some(capturer) = exchange.recapture() {
         holds = !holds;
-        swap = value_at(cheapest) - swap;
+        swap = capturer - swap;
         // Even losing the capturing piece, this side keeps the sign it has.
         if swap < i32::from(holds) {
             break;
         }
-        occupied = occupied.without(cheapest);
-        side ^= 1;
     }
     holds
 }
