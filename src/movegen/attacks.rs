@@ -35,6 +35,101 @@ impl Attackers {
     }
 }
 
+/// The attacking pieces by how they attack, as the attack test asks for
+/// them: sorted once ([`Attackers`]) where many cells are tested, or picked
+/// out of the board when asked ([`PiecesOn`]) for a single test, which
+/// often needs only a few of the sorts.
+pub trait AttackSource {
+    /// Every attacking piece.
+    fn all(&self) -> Bitboard;
+    /// Knights.
+    fn knights(&self) -> Bitboard;
+    /// Kings.
+    fn kings(&self) -> Bitboard;
+    /// Pawns, all armies together.
+    fn pawns(&self) -> Bitboard;
+    /// The pawns of `army`.
+    fn pawns_of(&self, army: usize) -> Bitboard;
+    /// The sliders of `class`.
+    fn sliders(&self, class: SliderClass) -> Bitboard;
+}
+
+impl AttackSource for Attackers {
+    #[inline(always)]
+    fn all(&self) -> Bitboard {
+        self.all
+    }
+
+    #[inline(always)]
+    fn knights(&self) -> Bitboard {
+        self.knights
+    }
+
+    #[inline(always)]
+    fn kings(&self) -> Bitboard {
+        self.kings
+    }
+
+    #[inline(always)]
+    fn pawns(&self) -> Bitboard {
+        self.pawns.iter().fold(Bitboard::EMPTY, |acc, &p| acc | p)
+    }
+
+    #[inline(always)]
+    fn pawns_of(&self, army: usize) -> Bitboard {
+        self.pawns[army % MAX_PLAYERS]
+    }
+
+    #[inline(always)]
+    fn sliders(&self, class: SliderClass) -> Bitboard {
+        Attackers::sliders(self, class)
+    }
+}
+
+/// The pieces on `cells` of a position, sorted only as the attack test asks.
+pub struct PiecesOn<'a> {
+    /// The position the pieces stand in.
+    pub pos: &'a Position,
+    /// The attacking pieces' cells.
+    pub cells: Bitboard,
+}
+
+impl AttackSource for PiecesOn<'_> {
+    #[inline(always)]
+    fn all(&self) -> Bitboard {
+        self.cells
+    }
+
+    #[inline(always)]
+    fn knights(&self) -> Bitboard {
+        self.cells & self.pos.kind(PieceKind::Knight)
+    }
+
+    #[inline(always)]
+    fn kings(&self) -> Bitboard {
+        self.cells & self.pos.kind(PieceKind::King)
+    }
+
+    #[inline(always)]
+    fn pawns(&self) -> Bitboard {
+        self.cells & self.pos.kind(PieceKind::Pawn)
+    }
+
+    #[inline(always)]
+    fn pawns_of(&self, army: usize) -> Bitboard {
+        self.pawns() & self.pos.army(Army::new(army))
+    }
+
+    #[inline(always)]
+    fn sliders(&self, class: SliderClass) -> Bitboard {
+        let line_movers = match class {
+            SliderClass::Straight => self.pos.kind(PieceKind::Rook),
+            SliderClass::Diagonal => self.pos.kind(PieceKind::Bishop),
+        };
+        self.cells & (line_movers | self.pos.kind(PieceKind::Queen))
+    }
+}
+
 impl Position {
     /// The attacking pieces of `players` (pieces they control).
     #[inline]
@@ -101,23 +196,33 @@ impl Position {
         found
     }
 
+    /// Whether a piece of `players` (a piece they control) attacks `cell`
+    /// on the current board: [`Position::is_attacked`] for one test.
+    pub fn is_attacked_by(&self, cell: Cell, players: PlayerSet) -> bool {
+        let cells = players
+            .iter()
+            .fold(Bitboard::EMPTY, |acc, p| acc | self.pieces_of(p));
+        let by = PiecesOn { pos: self, cells };
+        self.is_attacked(cell, self.occupied(), &by, Bitboard::EMPTY)
+    }
+
     /// Whether a piece of `by`, other than those on `ignore`, attacks `cell`
     /// when `occupied` is the board.
     #[inline]
-    pub fn is_attacked(
+    pub fn is_attacked<A: AttackSource>(
         &self,
         cell: Cell,
         occupied: Bitboard,
-        by: &Attackers,
+        by: &A,
         ignore: Bitboard,
     ) -> bool {
         let game = self.game();
         let g = &game.geometry;
         let live = !ignore;
-        if (game.attack_sources[cell.index() % MAX_CELLS] & by.all & live).is_empty() {
+        if (game.attack_sources[cell.index() % MAX_CELLS] & by.all() & live).is_empty() {
             return false;
         }
-        if (g.knight(cell) & by.knights & live).nonempty() {
+        if (g.knight(cell) & by.knights() & live).nonempty() {
             return true;
         }
         let steppers = self.steppers_onto(cell, by, live);
@@ -143,11 +248,13 @@ impl Position {
     /// The kings and pawns of `by` on `live` that capture onto `cell` in
     /// one step, before the passing rule is applied to their steps.
     #[inline(always)]
-    fn steppers_onto(&self, cell: Cell, by: &Attackers, live: Bitboard) -> Bitboard {
+    fn steppers_onto<A: AttackSource>(&self, cell: Cell, by: &A, live: Bitboard) -> Bitboard {
         let game = self.game();
-        let mut steppers = game.king_steps(cell) & by.kings;
-        for (army, pawns) in by.pawns.iter().enumerate().take(game.players) {
-            steppers |= game.pawns[army].at(cell).captured_from & *pawns;
+        let mut steppers = game.king_steps(cell) & by.kings();
+        if by.pawns().nonempty() {
+            for army in 0..game.players {
+                steppers |= game.pawns[army].at(cell).captured_from & by.pawns_of(army);
+            }
         }
         steppers & live
     }
@@ -172,6 +279,44 @@ impl Position {
                     .at(from)
                     .captures
                     & !g.blocked_diagonal_steps(from, occupied)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::Variant;
+
+    /// Picking the attackers out of the board when asked answers every
+    /// attack test as sorting them first does: every cell, every set of
+    /// players, on positions of every game (captures preferred, so that
+    /// lines open up).
+    #[test]
+    fn pieces_picked_when_asked_attack_as_sorted_ones() {
+        for v in Variant::ALL {
+            let mut pos = Position::start(v);
+            for ply in 0..80 {
+                for bits in 1..1u8 << v.game().players {
+                    let players = PlayerSet::from_bits(bits);
+                    let sorted = pos.attackers(players);
+                    for cell in pos.game().geometry.cells() {
+                        assert_eq!(
+                            pos.is_attacked_by(cell, players),
+                            pos.is_attacked(cell, pos.occupied(), &sorted, Bitboard::EMPTY),
+                            "{v} after {ply} plies, {cell:?} by {bits:b}: {}",
+                            pos.fen()
+                        );
+                    }
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let capture = moves.iter().find(|m| pos.piece_at(m.to()).is_some());
+                let m = capture.copied().unwrap_or(moves[(ply * 5) % moves.len()]);
+                pos.make(m);
             }
         }
     }

@@ -8,7 +8,7 @@
 
 pub mod attacks;
 
-pub use attacks::Attackers;
+pub use attacks::{AttackSource, Attackers, PiecesOn};
 
 use crate::bitboard::Bitboard;
 use crate::geometry::SliderClass;
@@ -731,10 +731,7 @@ impl Position {
         }
         let mover = self.to_move();
         match self.king_of(mover) {
-            Some(king) => {
-                let by = self.attackers(self.state().active().without(mover));
-                self.is_attacked(king, self.occupied(), &by, Bitboard::EMPTY)
-            }
+            Some(king) => self.is_attacked_by(king, self.state().active().without(mover)),
             None => false,
         }
     }

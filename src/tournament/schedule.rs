@@ -10,7 +10,6 @@
 //!   equally often and sits twice in half of the games.
 
 use super::player::{SeededRng, random_move};
-use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::variants::Variant;
 
@@ -113,8 +112,7 @@ fn is_fair_start(position: &Position) -> bool {
     }
     in_game.iter().all(|player| {
         position.king_of(player).is_none_or(|king| {
-            let by = position.attackers(position.state().active().without(player));
-            !position.is_attacked(king, position.occupied(), &by, Bitboard::EMPTY)
+            !position.is_attacked_by(king, position.state().active().without(player))
         })
     })
 }

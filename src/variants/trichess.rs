@@ -5,7 +5,6 @@
 
 use super::sections::{CastlingSafety, castlings, pawn_tables, rows, start_position};
 use super::{EnPassantRule, Game, Variant};
-use crate::bitboard::Bitboard;
 use crate::geometry::sections::{ColumnRule, SectionBoard};
 use crate::geometry::{Geometry, SliderClass};
 use crate::position::{AfterMate, Position};
@@ -65,8 +64,7 @@ pub fn exposed_player(pos: &Position) -> Option<Player> {
     let mover = pos.to_move();
     let next = pos.next_active_after(mover)?;
     let king = pos.king_of(next)?;
-    let by = pos.attackers(PlayerSet::EMPTY.with(mover));
-    pos.is_attacked(king, pos.occupied(), &by, Bitboard::EMPTY)
+    pos.is_attacked_by(king, PlayerSet::EMPTY.with(mover))
         .then_some(next)
 }
 
