@@ -198,6 +198,7 @@ impl<'a> Worker<'a> {
             }
         }
         let undo = self.pos.make(m);
+        self.prefetch_activity();
         if undo.had_events(&self.pos) {
             after = eval::piece_squares(&self.pos);
         }
@@ -372,10 +373,23 @@ impl<'a> Worker<'a> {
         best_victim + promotion
     }
 
+    /// The slot of the activity cache that holds the current position.
+    fn activity_slot(&self) -> usize {
+        self.pos.hash() as usize & (ACTIVITY_CACHE - 1)
+    }
+
+    /// Fetches the current position's activity slot while the node's
+    /// other work goes on: the cache is larger than the processor's
+    /// first-level cache, and its slots are met at random.
+    #[inline(always)]
+    fn prefetch_activity(&self) {
+        super::prefetch(&self.activity_cache[self.activity_slot()]);
+    }
+
     /// The activity part of the evaluation, through a small per-thread cache.
     fn activity(&mut self) -> [i32; MAX_PLAYERS] {
         let key = self.pos.hash();
-        let slot = key as usize & (ACTIVITY_CACHE - 1);
+        let slot = self.activity_slot();
         if let Some((k, v)) = self.activity_cache[slot]
             && k == key
         {
