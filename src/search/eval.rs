@@ -370,6 +370,8 @@ pub struct ReachCache {
     reach: [Bitboard; MAX_CELLS],
     /// The cells the stored reach depends on, per cell.
     watched: [Bitboard; MAX_CELLS],
+    /// The mobility weight of the officer whose reach is stored, per cell.
+    weight: [i32; MAX_CELLS],
 }
 
 impl Default for ReachCache {
@@ -379,6 +381,7 @@ impl Default for ReachCache {
             stored: [Bitboard::EMPTY; PieceKind::OFFICERS.len()],
             reach: [Bitboard::EMPTY; MAX_CELLS],
             watched: [Bitboard::EMPTY; MAX_CELLS],
+            weight: [0; MAX_CELLS],
         }
     }
 }
@@ -427,6 +430,7 @@ impl ReachCache {
             own.iter().fold(Bitboard::EMPTY, |acc, &o| acc | o),
             donor,
         );
+        let officers = self.stored.iter().fold(Bitboard::EMPTY, |acc, &s| acc | s);
         let mut score = [0i32; MAX_PLAYERS];
         for p in players.iter() {
             let p = p.index();
@@ -435,18 +439,15 @@ impl ReachCache {
             let (a, b) = ((p + 1) % MAX_PLAYERS, (p + 2) % MAX_PLAYERS);
             let (zone_a, zone_b) = (zones[a], zones[b]);
             let (mut mobility, mut attacks_a, mut attacks_b) = (0, 0, 0);
-            for (kind, &stored) in PieceKind::OFFICERS.iter().zip(&self.stored) {
-                let mut reached = 0;
-                (stored & own[p]).for_each(|from| {
-                    let reach = self.reach[from.index() % MAX_CELLS];
-                    reached += (reach & !own[p]).count() as i32;
-                    if (reach & (zone_a | zone_b)).nonempty() {
-                        attacks_a += (reach & zone_a).count() as i32;
-                        attacks_b += (reach & zone_b).count() as i32;
-                    }
-                });
-                mobility += MOBILITY[kind.index()] * reached;
-            }
+            (officers & own[p]).for_each(|from| {
+                let slot = from.index() % MAX_CELLS;
+                let reach = self.reach[slot];
+                mobility += self.weight[slot] * (reach & !own[p]).count() as i32;
+                if (reach & (zone_a | zone_b)).nonempty() {
+                    attacks_a += (reach & zone_a).count() as i32;
+                    attacks_b += (reach & zone_b).count() as i32;
+                }
+            });
             score[p] += mobility;
             score[a] -= KING_DANGER * attacks_a;
             score[b] -= KING_DANGER * attacks_b;
@@ -525,6 +526,7 @@ impl ReachCache {
                     .unwrap_or_else(|| officer_reach_watched(pos, kind, from, occupied));
                 self.reach[from.index() % MAX_CELLS] = reach;
                 self.watched[from.index() % MAX_CELLS] = watched;
+                self.weight[from.index() % MAX_CELLS] = MOBILITY[kind.index()];
             }
             self.stored[i] = pieces;
         }
