@@ -510,17 +510,27 @@ impl ReachCache {
     ) {
         let occupied = pos.occupied();
         let changed = occupied ^ self.occupied;
+        // The stored sliders still on their cells with a watched cell that
+        // filled or emptied, looked at in one pass (a knight's reach watches
+        // no cell: only a knight that moved is stale).
+        let mut moved_around = Bitboard::EMPTY;
+        if changed.nonempty() {
+            let kept_sliders = PieceKind::OFFICERS
+                .into_iter()
+                .zip(self.stored)
+                .filter(|&(kind, _)| kind != PieceKind::Knight)
+                .fold(Bitboard::EMPTY, |acc, (kind, stored)| {
+                    acc | (pos.kind(kind) & stored)
+                });
+            (kept_sliders & in_game_pieces).for_each(|from| {
+                if (self.watched[from.index() % MAX_CELLS] & changed).nonempty() {
+                    moved_around = moved_around.with(from);
+                }
+            });
+        }
         for (i, kind) in PieceKind::OFFICERS.into_iter().enumerate() {
             let pieces = pos.kind(kind) & in_game_pieces;
-            let mut stale = pieces & !self.stored[i];
-            // A knight's reach watches no cell: only a knight that moved is stale.
-            if changed.nonempty() && kind != PieceKind::Knight {
-                (pieces & self.stored[i]).for_each(|from| {
-                    if (self.watched[from.index() % MAX_CELLS] & changed).nonempty() {
-                        stale = stale.with(from);
-                    }
-                });
-            }
+            let stale = (pieces & !self.stored[i]) | (pieces & moved_around);
             for from in stale {
                 let (reach, watched) = donor(i, from, occupied)
                     .unwrap_or_else(|| officer_reach_watched(pos, kind, from, occupied));
