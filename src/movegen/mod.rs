@@ -652,9 +652,13 @@ impl Position {
         let g = &game.geometry;
         let mover = self.to_move();
         let occupied = self.occupied();
+        let pawns = self.kind(PieceKind::Pawn) & cx.movers;
         for (owner, entry) in self.en_passant().iter().enumerate() {
             let Some(entry) = entry else { continue };
-            if owner == mover.index() || occupied.has(entry.skipped) {
+            if owner == mover.index()
+                || occupied.has(entry.skipped)
+                || (game.pawn_capture_sources[entry.skipped.index() % MAX_CELLS] & pawns).is_empty()
+            {
                 continue;
             }
             let two_stepper = self.piece_at(entry.pawn);

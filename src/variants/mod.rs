@@ -284,6 +284,9 @@ pub struct Game {
     /// For every cell, every cell from which some piece of some army could
     /// attack it on an empty board: a quick first test for attacks.
     pub attack_sources: PerCell<Bitboard>,
+    /// For every cell, the cells from which a pawn of some army captures
+    /// onto it: a quick first test for en-passant captures.
+    pub pawn_capture_sources: PerCell<Bitboard>,
     /// Pawn tables of each army.
     pub pawns: [PawnTables; MAX_PLAYERS],
     /// All castlings; a castling move carries its index here.
@@ -345,18 +348,21 @@ impl Game {
         for (slot, tables) in pawn_array.iter_mut().zip(pawns) {
             *slot = tables;
         }
-        let attack_sources = per_cell(n, |c| {
-            let pawn_sources = pawn_array
+        let pawn_capture_sources = per_cell(n, |c| {
+            pawn_array
                 .iter()
-                .fold(Bitboard::EMPTY, |acc, t| acc | t.at(c).captured_from);
+                .fold(Bitboard::EMPTY, |acc, t| acc | t.at(c).captured_from)
+        });
+        let attack_sources = per_cell(n, |c| {
             SliderClass::BOTH.iter().fold(
-                geometry.knight(c) | king_steps[c.index()] | pawn_sources,
+                geometry.knight(c) | king_steps[c.index()] | pawn_capture_sources[c.index()],
                 |acc, &class| acc | geometry.lines(class, c),
             )
         });
         Game {
             variant,
             attack_sources,
+            pawn_capture_sources,
             zobrist: Zobrist::new(variant as u64, n),
             geometry,
             players,
