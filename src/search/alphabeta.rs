@@ -198,7 +198,6 @@ impl<'a> Worker<'a> {
             }
         }
         let undo = self.pos.make(m);
-        self.prefetch_activity();
         if undo.had_events(&self.pos) {
             after = eval::piece_squares(&self.pos);
         }
@@ -931,6 +930,9 @@ impl<'a> Worker<'a> {
         // The activity terms are judged where the main search ends; deeper
         // in the capture sequence material decides.
         let full_eval = qply == 0;
+        if full_eval {
+            self.prefetch_activity();
+        }
         if ply >= MAX_PLY {
             return self.side_eval(alpha, beta, full_eval);
         }
