@@ -259,7 +259,15 @@ impl Position {
 
     /// The draw clock in moves at the current number of players.
     pub fn clock_moves(&self) -> u32 {
-        u32::from(self.draw_clock / CLOCK_UNITS_PER_MOVE[self.state.in_game.count()])
+        // Each player count divides by its own constant: the compiler turns
+        // that into a multiplication, where a divisor read from the table
+        // took a division in every node (the repetition test asks).
+        let moves = match self.state.in_game.count() {
+            3 => self.draw_clock / CLOCK_UNITS_PER_MOVE[3],
+            2 => self.draw_clock / CLOCK_UNITS_PER_MOVE[2],
+            _ => self.draw_clock / CLOCK_UNITS_PER_MOVE[1],
+        };
+        u32::from(moves)
     }
 
     /// The draw clock in sixths of a round.
