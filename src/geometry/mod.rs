@@ -68,6 +68,20 @@ struct CellTable {
 /// (a cell index is always below [`MAX_CELLS`]).
 pub type PerCell<T> = Box<[T; MAX_CELLS]>;
 
+/// A set per pair of cells, the first cell choosing the row: rows of a
+/// fixed length, so that an entry is found by shifts rather than by a
+/// multiplication by the board's size (the unused part of a row is never
+/// read, so never brought into the caches).
+type PairTable = Box<[[Bitboard; MAX_CELLS]; MAX_CELLS]>;
+
+/// An empty [`PairTable`], built on the heap (256 KB).
+fn pair_table() -> PairTable {
+    vec![[Bitboard::EMPTY; MAX_CELLS]; MAX_CELLS]
+        .into_boxed_slice()
+        .try_into()
+        .expect("MAX_CELLS rows")
+}
+
 /// A [`PerCell`] table filled from `f` for the first `n` cells and defaults beyond.
 pub fn per_cell<T: Copy + Default>(n: usize, f: impl Fn(Cell) -> T) -> PerCell<T> {
     let mut table = Box::new([T::default(); MAX_CELLS]);
@@ -88,8 +102,8 @@ pub struct Geometry {
     segments: [Vec<Segment>; 2],
     table: PerCell<CellTable>,
     pass_steps: Option<PerCell<[PassStep; MAX_PASS_STEPS]>>,
-    between: [Vec<Bitboard>; 2],
-    line_passes: [Vec<Bitboard>; 2],
+    between: [PairTable; 2],
+    line_passes: [PairTable; 2],
     unique_paths: bool,
 }
 
@@ -103,10 +117,8 @@ impl Geometry {
         let mut pairs: [Vec<RayPair>; 2] = Default::default();
         let mut passing: [Vec<PassingLine>; 2] = Default::default();
         let mut table = Box::new([CellTable::default(); MAX_CELLS]);
-        let mut between: [Vec<Bitboard>; 2] =
-            [vec![Bitboard::EMPTY; n * n], vec![Bitboard::EMPTY; n * n]];
-        let mut line_passes: [Vec<Bitboard>; 2] =
-            [vec![Bitboard::EMPTY; n * n], vec![Bitboard::EMPTY; n * n]];
+        let mut between = [pair_table(), pair_table()];
+        let mut line_passes = [pair_table(), pair_table()];
         let mut has_passing = false;
         let mut unique_paths = true;
         let mut pass_steps = Box::new([[PassStep::default(); MAX_PASS_STEPS]; MAX_CELLS]);
@@ -132,14 +144,14 @@ impl Geometry {
                 let mut seen = Bitboard::EMPTY;
                 for root in roots {
                     root.visit_paths(&mut |node, before, passes| {
-                        let key = from * n + node.cell.index();
+                        let to = node.cell.index();
                         if seen.has(node.cell) {
                             unique_paths = false;
                         }
                         seen = seen.with(node.cell);
                         union = union.with(node.cell);
-                        between[c][key] |= before;
-                        line_passes[c][key] |= passes;
+                        between[c][from][to] |= before;
+                        line_passes[c][from][to] |= passes;
                         has_passing |= passes.nonempty();
                     });
                 }
@@ -359,14 +371,14 @@ impl Geometry {
     /// joining them (empty if `to` is not on such a ray).
     #[inline(always)]
     pub fn between(&self, class: SliderClass, from: Cell, to: Cell) -> Bitboard {
-        self.between[class as usize][from.index() * self.names.len() + to.index()]
+        self.between[class as usize][from.index() % MAX_CELLS][to.index() % MAX_CELLS]
     }
 
     /// The cells passed between by the steps of the ray of `class` from `from`
     /// to `to` (passing rule; empty on boards without it).
     #[inline(always)]
     pub fn line_passes(&self, class: SliderClass, from: Cell, to: Cell) -> Bitboard {
-        self.line_passes[class as usize][from.index() * self.names.len() + to.index()]
+        self.line_passes[class as usize][from.index() % MAX_CELLS][to.index() % MAX_CELLS]
     }
 
     /// Whether a slider of `class` on `from` reaches `to`, a cell of its
