@@ -134,9 +134,7 @@ impl Position {
     /// The attacking pieces of `players` (pieces they control).
     #[inline]
     pub fn attackers(&self, players: PlayerSet) -> Attackers {
-        let all = players
-            .iter()
-            .fold(Bitboard::EMPTY, |acc, p| acc | self.pieces_of(p));
+        let all = self.pieces_of_all(players);
         let queens = self.kind(PieceKind::Queen);
         Attackers {
             all,
@@ -199,9 +197,7 @@ impl Position {
     /// Whether a piece of `players` (a piece they control) attacks `cell`
     /// on the current board: [`Position::is_attacked`] for one test.
     pub fn is_attacked_by(&self, cell: Cell, players: PlayerSet) -> bool {
-        let cells = players
-            .iter()
-            .fold(Bitboard::EMPTY, |acc, p| acc | self.pieces_of(p));
+        let cells = self.pieces_of_all(players);
         let by = PiecesOn { pos: self, cells };
         self.is_attacked(cell, self.occupied(), &by, Bitboard::EMPTY)
     }
@@ -287,6 +283,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::walk::play_capturing_first;
     use crate::variants::Variant;
 
     /// Picking the attackers out of the board when asked answers every
@@ -296,8 +293,7 @@ mod tests {
     #[test]
     fn pieces_picked_when_asked_attack_as_sorted_ones() {
         for v in Variant::ALL {
-            let mut pos = Position::start(v);
-            for ply in 0..80 {
+            play_capturing_first(v, 80, 5, |pos, ply| {
                 for bits in 1..1u8 << v.game().players {
                     let players = PlayerSet::from_bits(bits);
                     let sorted = pos.attackers(players);
@@ -310,14 +306,7 @@ mod tests {
                         );
                     }
                 }
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let capture = moves.iter().find(|m| pos.piece_at(m.to()).is_some());
-                let m = capture.copied().unwrap_or(moves[(ply * 5) % moves.len()]);
-                pos.make(m);
-            }
+            });
         }
     }
 }

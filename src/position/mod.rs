@@ -4,6 +4,8 @@
 
 pub mod fen;
 mod make;
+#[cfg(test)]
+pub(crate) mod walk;
 pub mod zobrist;
 
 pub use make::{NullUndo, Undo};
@@ -224,6 +226,14 @@ impl Position {
     #[inline(always)]
     pub fn pieces_of(&self, player: Player) -> Bitboard {
         self.by_player[player.index()]
+    }
+
+    /// The pieces the players of `players` control.
+    #[inline(always)]
+    pub fn pieces_of_all(&self, players: PlayerSet) -> Bitboard {
+        players
+            .iter()
+            .fold(Bitboard::EMPTY, |acc, p| acc | self.pieces_of(p))
     }
 
     /// The piece on `cell`, if any.

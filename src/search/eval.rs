@@ -571,6 +571,7 @@ fn officer_reach_watched(
 mod tests {
     use super::*;
     use crate::moves::MoveList;
+    use crate::position::walk::play_capturing_first;
 
     #[test]
     fn values_follow_the_board() {
@@ -601,23 +602,14 @@ mod tests {
     fn carried_reaches_give_the_fresh_activity() {
         for v in Variant::ALL {
             let mut cache = ReachCache::default();
-            let mut pos = Position::start(v);
-            for ply in 0..60 {
+            play_capturing_first(v, 60, 7, |pos, ply| {
                 assert_eq!(
-                    cache.activity(&pos),
-                    ReachCache::default().activity(&pos),
+                    cache.activity(pos),
+                    ReachCache::default().activity(pos),
                     "{v} after {ply} plies: {}",
                     pos.fen()
                 );
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                // Captures first, so that sliders' rays open up.
-                let capture = moves.iter().find(|m| pos.piece_at(m.to()).is_some());
-                let m = capture.copied().unwrap_or(moves[(ply * 7) % moves.len()]);
-                pos.make(m);
-            }
+            });
         }
     }
 
@@ -625,10 +617,12 @@ mod tests {
     fn known_reaches_are_the_reaches_of_the_board_evaluated_last() {
         for v in Variant::ALL {
             let mut cache = ReachCache::default();
-            let mut pos = Position::start(v);
-            for ply in 0..60 {
-                cache.activity(&pos);
-                let known = cache.known(&pos);
+            play_capturing_first(v, 60, 5, |pos, ply| {
+                if ply > 0 && pos.occupied() != cache.occupied {
+                    assert!(cache.known(pos).cells.is_empty(), "{v}: another board");
+                }
+                cache.activity(pos);
+                let known = cache.known(pos);
                 let mut officers = Bitboard::EMPTY;
                 for kind in PieceKind::OFFICERS {
                     officers |= pos.kind(kind);
@@ -641,11 +635,7 @@ mod tests {
                         );
                     }
                 }
-                let in_game = pos
-                    .state()
-                    .in_game
-                    .iter()
-                    .fold(Bitboard::EMPTY, |acc, p| acc | pos.pieces_of(p));
+                let in_game = pos.pieces_of_all(pos.state().in_game);
                 assert_eq!(
                     known.cells,
                     officers & in_game,
@@ -656,17 +646,7 @@ mod tests {
                 let mut knowing = MoveList::new();
                 pos.generate_tactical_knowing(known, &mut knowing);
                 assert_eq!(tactical, knowing, "{v} after {ply} plies: {}", pos.fen());
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let capture = moves.iter().find(|m| pos.piece_at(m.to()).is_some());
-                let m = capture.copied().unwrap_or(moves[(ply * 5) % moves.len()]);
-                pos.make(m);
-                if pos.occupied() != cache.occupied {
-                    assert!(cache.known(&pos).cells.is_empty(), "{v}: another board");
-                }
-            }
+            });
         }
     }
 
@@ -675,11 +655,10 @@ mod tests {
         for v in Variant::ALL {
             let mut evaluated = ReachCache::default();
             let mut movers: [ReachCache; MAX_PLAYERS] = Default::default();
-            let mut pos = Position::start(v);
-            for ply in 0..60 {
+            play_capturing_first(v, 60, 3, |pos, ply| {
                 let mover = pos.to_move();
-                movers[mover.index()].update_for_mover(&pos, &evaluated);
-                let known = movers[mover.index()].known(&pos);
+                movers[mover.index()].update_for_mover(pos, &evaluated);
+                let known = movers[mover.index()].known(pos);
                 for kind in PieceKind::OFFICERS {
                     for from in pos.kind(kind) & pos.pieces_of(mover) {
                         assert!(known.cells.has(from), "{v}: every officer of the mover");
@@ -694,20 +673,13 @@ mod tests {
                 // Every other position evaluated, so that the caches drift apart.
                 if ply % 2 == 0 {
                     assert_eq!(
-                        evaluated.activity_sharing(&pos, &movers),
-                        ReachCache::default().activity(&pos),
+                        evaluated.activity_sharing(pos, &movers),
+                        ReachCache::default().activity(pos),
                         "{v} after {ply} plies: {}",
                         pos.fen()
                     );
                 }
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let capture = moves.iter().find(|m| pos.piece_at(m.to()).is_some());
-                let m = capture.copied().unwrap_or(moves[(ply * 3) % moves.len()]);
-                pos.make(m);
-            }
+            });
         }
     }
 
