@@ -126,3 +126,32 @@ fn edited_positions_are_refused_or_playable() {
         );
     }
 }
+
+/// Where the fuzz target `position` keeps its seed inputs.
+const POSITION_SEEDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/seeds/position");
+
+/// Every seed of the fuzz target `position` (among them the inputs of the
+/// crashes it found) passes the target's own check: the first byte picks
+/// the game and the rule after a mate, the rest is the position string.
+#[test]
+fn the_position_fuzz_seeds_are_refused_or_playable() {
+    const RULE_MODES: [AfterMate; 3] = [AfterMate::End, AfterMate::Obstacles, AfterMate::Inherit];
+    let mut seeds: Vec<_> = std::fs::read_dir(POSITION_SEEDS)
+        .expect("the seeds' folder")
+        .map(|entry| entry.expect("a seed").path())
+        .collect();
+    seeds.sort();
+    assert!(seeds.len() > 50, "only {} seeds", seeds.len());
+    for path in seeds {
+        let data = std::fs::read(&path).expect("a readable seed");
+        let Some((&choice, text)) = data.split_first() else {
+            continue;
+        };
+        let variant = Variant::ALL[usize::from(choice) % Variant::ALL.len()];
+        let after_mate = RULE_MODES[usize::from(choice) / Variant::ALL.len() % RULE_MODES.len()];
+        let text = std::str::from_utf8(text).expect("a UTF-8 seed");
+        if let Err(defect) = playable::check_position(variant, after_mate, text) {
+            panic!("{}: {defect}", path.display());
+        }
+    }
+}

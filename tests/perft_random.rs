@@ -88,3 +88,52 @@ fn generators_agree_on_random_positions() {
         failures.join("\n")
     );
 }
+
+/// Games per game id for the key test (cheap: no perft).
+const KEY_GAMES: u64 = 300;
+
+/// The key of every position reached in a random game equals the key of
+/// its written form read back, and the written form reads back to itself:
+/// the incremental key and the position string describe the same state.
+#[test]
+fn keys_of_random_positions_are_those_of_their_written_form() {
+    let mut cases = Vec::new();
+    for variant in Variant::ALL {
+        for &mode in random_games::rule_modes(variant) {
+            for seed in 0..KEY_GAMES {
+                cases.push((variant, mode, seed * 104_729 + variant as u64));
+            }
+        }
+    }
+    let failures: Vec<String> = cases
+        .par_iter()
+        .filter_map(|&(variant, mode, seed)| {
+            let mut failure = None;
+            random_games::play_random_game(variant, mode, seed, |pos, _| {
+                if failure.is_some() {
+                    return;
+                }
+                let fen = pos.fen();
+                failure = match Position::from_fen_with(variant, &fen, mode) {
+                    Ok(read) if read.hash() == pos.hash() && read.fen() == fen => None,
+                    Ok(read) => Some(format!(
+                        "{variant} {} seed {seed}: key {:016X} but {fen} reads back with key {:016X} as {}",
+                        mode.name(),
+                        pos.hash(),
+                        read.hash(),
+                        read.fen()
+                    )),
+                    Err(e) => Some(format!("{variant} seed {seed}: {fen} is refused: {e}")),
+                };
+            });
+            failure
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} games:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}

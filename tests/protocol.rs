@@ -1135,3 +1135,21 @@ fn clocks_never_run_out_in_a_twenty_move_game() {
         assert!(least > Duration::ZERO, "{variant}: a clock ran out");
     }
 }
+
+#[test]
+fn a_position_has_one_key_however_it_was_reached() {
+    // Capturing the last piece of an army whose player is out (Black's
+    // pawn, controlled by Red) leaves an army that nobody controls.
+    let mut e = Engine::start();
+    e.command("setoption name UCI_Variant value hexenschach");
+    e.command(
+        "position fen 3wRrR/6/2wK1wBrR1/2bP5/2rP6/5wN2/4rP2/6/rKwB3 w - - 0 1 out=b armies=br moves e7d6",
+    );
+    let (reached, key) = (e.show("Position"), e.show("Key"));
+    assert_eq!(
+        reached,
+        "3wRrR/6/4wBrR1/2wK5/2rP6/5wN2/4rP2/6/rKwB3 r - - 0 2 out=b"
+    );
+    e.command(&format!("position fen {reached}"));
+    assert_eq!(e.show("Key"), key);
+}

@@ -98,6 +98,7 @@ impl Position {
         pos.validate()?;
         pos.hash = pos.compute_hash();
         crate::rules::at_turn_start(&mut pos, &mut Default::default());
+        pos.release_empty_armies();
         Ok(pos)
     }
 

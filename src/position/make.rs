@@ -154,6 +154,9 @@ impl Position {
         let next = self.next_active_after(mover).unwrap_or(mover);
         self.set_to_move(next);
         crate::rules::at_turn_start(self, &mut undo.removed);
+        if undo.captured.is_some() || !undo.removed.is_empty() {
+            self.release_empty_armies();
+        }
         if self.to_move.index() <= mover.index() {
             self.round += 1;
         }

@@ -429,6 +429,24 @@ impl Position {
         self.rehash_state();
     }
 
+    /// Releases the armies left without a piece: an army whose player is
+    /// out and that has nothing on the board has no controller. The written
+    /// position cannot say who controls an empty army, so this keeps a
+    /// position's key equal to the key of its written form read back.
+    pub(crate) fn release_empty_armies(&mut self) {
+        let mut released = false;
+        for a in 0..self.game.players {
+            let owner_out = !self.state.in_game.has(Army::new(a).owner());
+            if owner_out && self.by_army[a].is_empty() && self.state.controller[a].is_some() {
+                self.state.controller[a] = None;
+                released = true;
+            }
+        }
+        if released {
+            self.rehash_state();
+        }
+    }
+
     /// Brings the hash up to date after a change of [`GameState`].
     pub(crate) fn rehash_state(&mut self) {
         self.hash ^= self.state_hash;
