@@ -1153,3 +1153,27 @@ fn a_position_has_one_key_however_it_was_reached() {
     e.command(&format!("position fen {reached}"));
     assert_eq!(e.show("Key"), key);
 }
+
+#[test]
+fn every_position_the_engine_shows_reads_back_after_a_long_game() {
+    // Knights out and back: 10 004 and 24 000 plies without a capture or a
+    // pawn move. The clock stops at its bound, 10 000.
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let mut e = Engine::start();
+    for plies in [10_004, 24_000] {
+        let moves: Vec<&str> = (0..plies).map(|i| shuffle[i % shuffle.len()]).collect();
+        let lines = e.command(&format!("position startpos moves {}", moves.join(" ")));
+        assert!(lines.is_empty(), "{lines:?}");
+        let fen = e.show("Fen");
+        assert!(fen.ends_with(&format!(" 10000 {}", plies / 2 + 1)), "{fen}");
+        let (position, key) = (e.show("Position"), e.show("Key"));
+        for text in [&fen, &position] {
+            let lines = e.command(&format!("position fen {text}"));
+            assert!(lines.is_empty(), "{text}: {lines:?}");
+            assert_eq!(
+                (e.show("Position"), e.show("Key")),
+                (position.clone(), key.clone())
+            );
+        }
+    }
+}

@@ -1,7 +1,9 @@
 //! Reading and writing positions (docs/position-format.md), and standard FEN
 //! for chess.
 
-use super::{AfterMate, CLOCK_UNITS_PER_MOVE, EnPassant, GameState, Position};
+use super::{
+    AfterMate, CLOCK_UNITS_PER_MOVE, EnPassant, GameState, MAX_CLOCK_MOVES, MAX_ROUND, Position,
+};
 use crate::bitboard::Bitboard;
 use crate::types::{Army, Cell, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};
 use crate::variants::{CastlingSide, EnPassantRule, Variant};
@@ -41,10 +43,6 @@ fn quote(text: &dyn std::fmt::Display) -> String {
     }
 }
 
-/// Largest draw clock accepted (moves).
-const MAX_CLOCK: u32 = 10_000;
-/// Largest round number accepted.
-const MAX_ROUND: u32 = 1_000_000;
 /// Largest captured-points total accepted per player (Star).
 const MAX_CAPTURED_POINTS: u16 = 1_000;
 
@@ -193,7 +191,7 @@ impl Position {
         self.to_move = self.read_player(fields[1], "player to move")?;
         self.castling = self.read_castling(fields[2])?;
         self.read_en_passant(fields[3])?;
-        let clock = read_number(fields[4], "clock", 0, MAX_CLOCK)?;
+        let clock = read_number(fields[4], "clock", 0, MAX_CLOCK_MOVES.into())?;
         self.round = read_number(fields[5], "round", 1, MAX_ROUND)?;
 
         let mut state = GameState::new(game.players);
@@ -286,8 +284,7 @@ impl Position {
             }
         }
         self.state = state;
-        self.draw_clock =
-            (clock as u16).saturating_mul(CLOCK_UNITS_PER_MOVE[state.in_game.count()]);
+        self.draw_clock = clock_units(clock, state.in_game.count());
         self.refresh_control();
         Ok(())
     }
@@ -739,10 +736,10 @@ impl Position {
                 reject!("en passant: no pawn on {pawn_name} made a two-square move over {ep}");
             }
         }
-        let clock = read_number(field(4, "0"), "half-move clock", 0, MAX_CLOCK)?;
+        let clock = read_number(field(4, "0"), "half-move clock", 0, MAX_CLOCK_MOVES.into())?;
         self.round = read_number(field(5, "1"), "full-move number", 1, MAX_ROUND)?;
         self.state = GameState::new(2);
-        self.draw_clock = (clock as u16).saturating_mul(CLOCK_UNITS_PER_MOVE[2]);
+        self.draw_clock = clock_units(clock, 2);
         self.refresh_control();
         Ok(())
     }
@@ -791,6 +788,13 @@ impl Position {
     }
 }
 
+/// The draw clock's units for `moves` moves (at most [`MAX_CLOCK_MOVES`])
+/// with `players` players in the game.
+fn clock_units(moves: u32, players: usize) -> u16 {
+    let moves = u16::try_from(moves).map_or(MAX_CLOCK_MOVES, |m| m.min(MAX_CLOCK_MOVES));
+    moves * CLOCK_UNITS_PER_MOVE[players]
+}
+
 fn read_number(text: &str, what: &str, min: u32, max: u32) -> Result<u32, PositionError> {
     match text.parse::<u32>() {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
@@ -798,5 +802,58 @@ fn read_number(text: &str, what: &str, min: u32, max: u32) -> Result<u32, Positi
             "{what}: expected a number from {min} to {max}, got {}",
             quote(&text)
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Knights out and back again: four plies that change nothing but the
+    /// draw clock (and the round).
+    const SHUFFLE: [&str; 4] = ["g1f3", "g8f6", "f3g1", "f6g8"];
+
+    #[test]
+    fn the_draw_clock_stops_at_its_bound_and_every_position_reads_back() {
+        let mut pos = Position::start(Variant::Chess);
+        let plies = 2 * usize::from(MAX_CLOCK_MOVES) + 1_000;
+        for ply in 0..plies {
+            let m = pos.parse_move(SHUFFLE[ply % SHUFFLE.len()]).expect("legal");
+            pos.make(m);
+            let expected = (ply as u32 + 1).min(MAX_CLOCK_MOVES.into());
+            assert_eq!(pos.clock_moves(), expected, "after {} plies", ply + 1);
+            if ply % 997 == 0 || ply + 1 == plies || expected == u32::from(MAX_CLOCK_MOVES) {
+                for text in [pos.fen(), pos.standard_fen()] {
+                    let read = Position::from_fen(Variant::Chess, &text).unwrap_or_else(|e| {
+                        panic!("after {} plies {text} is refused: {e}", ply + 1)
+                    });
+                    assert_eq!(read.fen(), pos.fen());
+                    assert_eq!(read.hash(), pos.hash());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_round_stops_at_its_bound() {
+        let fen = format!("4k3/8/8/8/8/8/8/4K1N1 w - - 0 {MAX_ROUND}");
+        let mut pos = Position::from_fen(Variant::Chess, &fen).expect("valid");
+        for text in ["g1f3", "e8d8", "f3g1", "d8e8"] {
+            let m = pos.parse_move(text).expect("legal");
+            pos.make(m);
+            assert_eq!(pos.round(), MAX_ROUND);
+            let read = Position::from_fen(Variant::Chess, &pos.standard_fen()).expect("reads back");
+            assert_eq!(read.fen(), pos.fen());
+        }
+    }
+
+    #[test]
+    fn clocks_beyond_the_bound_are_refused() {
+        for fen in [
+            format!("4k3/8/8/8/8/8/8/4K3 w - - {} 1", MAX_CLOCK_MOVES + 1),
+            format!("4k3/8/8/8/8/8/8/4K3 w - - 0 {}", MAX_ROUND + 1),
+        ] {
+            assert!(Position::from_fen(Variant::Chess, &fen).is_err(), "{fen}");
+        }
     }
 }

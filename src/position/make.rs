@@ -1,6 +1,6 @@
 //! Making and unmaking moves.
 
-use super::{CLOCK_UNITS_PER_MOVE, EnPassant, GameState, Position};
+use super::{EnPassant, GameState, MAX_ROUND, Position};
 use crate::moves::{Move, MoveKind};
 use crate::types::{Cell, MAX_PLAYERS, Piece, PieceKind, Player};
 use crate::variants::{EnPassantRule, Game, Variant};
@@ -146,8 +146,7 @@ impl Position {
         self.draw_clock = if resets_clock {
             0
         } else {
-            self.draw_clock
-                .saturating_add(CLOCK_UNITS_PER_MOVE[self.state.in_game.count()])
+            self.clock_after_a_move()
         };
 
         crate::rules::after_move(self, mover, undo.captured, &mut undo.removed);
@@ -158,7 +157,7 @@ impl Position {
             self.release_empty_armies();
         }
         if self.to_move.index() <= mover.index() {
-            self.round += 1;
+            self.round = (self.round + 1).min(MAX_ROUND);
         }
         undo
     }

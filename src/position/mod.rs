@@ -153,6 +153,14 @@ pub const CLOCK_UNITS_PER_ROUND: u16 = 6;
 /// Clock units one move adds, by the number of players in the game.
 pub const CLOCK_UNITS_PER_MOVE: [u16; 4] = [CLOCK_UNITS_PER_ROUND, CLOCK_UNITS_PER_ROUND, 3, 2];
 
+/// The draw clock's bound in moves: it stops counting there, so that every
+/// position the engine reaches is one its reader accepts (only classical
+/// chess, whose move rule waits for a claim, can get so far).
+pub const MAX_CLOCK_MOVES: u16 = 10_000;
+
+/// The round number's bound: it stops counting there, as the draw clock does.
+pub const MAX_ROUND: u32 = 1_000_000;
+
 impl Position {
     /// An empty board of `variant`, `to_move` player 0, nothing else set.
     pub fn empty(variant: Variant) -> Position {
@@ -278,6 +286,14 @@ impl Position {
             _ => self.draw_clock / CLOCK_UNITS_PER_MOVE[1],
         };
         u32::from(moves)
+    }
+
+    /// The draw clock after one more move that does not reset it, at the
+    /// current number of players (it stops at [`MAX_CLOCK_MOVES`]).
+    #[inline(always)]
+    pub(crate) fn clock_after_a_move(&self) -> u16 {
+        let per_move = CLOCK_UNITS_PER_MOVE[self.state.in_game.count()];
+        (self.draw_clock + per_move).min(MAX_CLOCK_MOVES * per_move)
     }
 
     /// The draw clock in sixths of a round.
