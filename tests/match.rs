@@ -113,12 +113,12 @@ fn check_replay(r: &Record) {
     let sum: f64 = r.points.iter().sum();
     match r.end {
         GameEnd::Rules(reason) => {
-            let outcome = end.outcome().expect("the game is over");
+            let outcome = end.outcome_with_claims().expect("the game is over");
             assert_eq!(outcome.reason, reason, "game {}", r.id);
             assert_eq!(&outcome.points[..r.points.len()], &r.points[..]);
         }
         GameEnd::MaxPlies => {
-            assert!(end.outcome().is_none(), "game {}", r.id);
+            assert!(end.outcome_with_claims().is_none(), "game {}", r.id);
             let draw: f64 = end
                 .drawn(triskel::rules::EndReason::MoveRule)
                 .points

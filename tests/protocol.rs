@@ -1177,3 +1177,52 @@ fn every_position_the_engine_shows_reads_back_after_a_long_game() {
         }
     }
 }
+
+#[test]
+fn chess_plays_on_where_a_draw_can_be_claimed_and_ends_on_dead_material() {
+    let mut e = Engine::start();
+    // Threefold repetition of the start position, then a clock of 100
+    // half-moves: FIDE leaves both to a claim; the engine plays its best move.
+    for position in [
+        "startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+        "fen 4k3/8/8/8/8/8/8/R3K3 w - - 100 80",
+        "fen 4k3/8/8/8/8/8/8/R3K3 w - - 10000 80",
+    ] {
+        e.command(&format!("position {position}"));
+        assert!(
+            e.show("State").starts_with("in play, draw claimable"),
+            "{position}"
+        );
+        let legal = e.legal_moves();
+        let (best, lines, _) = e.go("go depth 4", Duration::from_secs(60));
+        assert!(legal.contains(&best), "{position}: {lines:?}");
+    }
+    // Dead positions end the game at once (FIDE 5.2.2).
+    for (fen, over) in [
+        ("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true),
+        ("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", true),
+        ("2b1k3/8/8/8/8/8/8/3BK3 w - - 0 1", true),
+        ("2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false),
+        ("1n2k3/8/8/8/8/8/8/1N2K3 w - - 0 1", false),
+    ] {
+        e.command(&format!("position fen {fen}"));
+        let (best, lines, _) = e.go("go depth 3", Duration::from_secs(60));
+        if over {
+            assert_eq!(
+                lines,
+                ["info string gameover material w 0.5 b 0.5", "bestmove 0000"],
+                "{fen}"
+            );
+        } else {
+            assert_ne!(best, "0000", "{fen}: {lines:?}");
+        }
+    }
+    // No move may follow a dead position.
+    let lines = e.command("position fen 4k3/8/8/8/8/8/1p6/2B1K3 b - - 0 1 moves b2c1q e1e2");
+    assert!(lines.is_empty(), "{lines:?}");
+    let lines = e.command("position fen 4k3/8/8/8/8/8/1p6/2B1K3 b - - 0 1 moves b2c1b e1d2");
+    assert!(
+        lines.len() == 1 && lines[0].contains("after the end of the game (material)"),
+        "{lines:?}"
+    );
+}

@@ -444,9 +444,10 @@ impl Engine {
         } else {
             fen.clone()
         };
-        let state = match pos.outcome() {
-            Some(o) => format!("gameover {}", o.summary(pos)),
-            None => "in play".to_string(),
+        let state = match (pos.outcome(), pos.claimable_draw()) {
+            (Some(o), _) => format!("gameover {}", o.summary(pos)),
+            (None, Some(claim)) => format!("in play, draw claimable ({})", claim.reason.name()),
+            (None, None) => "in play".to_string(),
         };
         let mut lines = vec![String::new()];
         lines.extend(pos.board_text().lines().map(str::to_string));

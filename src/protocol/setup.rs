@@ -74,10 +74,9 @@ pub fn build_position<S: AsRef<str>>(
     })?;
     for (i, text) in moves.iter().map(AsRef::as_ref).enumerate() {
         // Repetition and the move-count rules end these games by themselves
-        // (classical chess leaves a claim to the players).
-        if variant != Variant::Chess
-            && let Some(outcome) = pos.draw_outcome()
-        {
+        // (classical chess leaves a claim to the players), and so does dead
+        // material: no move may follow.
+        if let Some(outcome) = pos.automatic_draw() {
             return Err(format!(
                 "move {} ({text}) comes after the end of the game ({})",
                 i + 1,

@@ -9,7 +9,7 @@ use crate::moves::{Move, MoveList};
 use crate::position::fen::PositionError;
 use crate::position::{CLOCK_UNITS_PER_ROUND, Position};
 use crate::types::{Cell, MAX_PLAYERS, Piece, PieceKind, Player};
-use crate::variants::{Variant, dreierschach, hexenschach, star, trichess};
+use crate::variants::{DeadMaterial, Variant, dreierschach, hexenschach, star, trichess};
 use arrayvec::ArrayVec;
 
 /// Pieces taken off the board by automatic events after one move.
@@ -223,8 +223,9 @@ pub fn format_points(points: f64) -> String {
 }
 
 impl Position {
-    /// How the game has ended, or `None` while it goes on. Applies every rule,
-    /// including repetition and the move-count rules.
+    /// How the game has ended, or `None` while it goes on: every rule that
+    /// ends a game by itself, repetition and the move-count rule included
+    /// where they are not claims (see [`Position::claimable_draw`]).
     pub fn outcome(&self) -> Option<Outcome> {
         if let Some(outcome) = self.outcome_by_rule() {
             return Some(outcome);
@@ -232,7 +233,40 @@ impl Position {
         if self.count_moves() == 0 {
             return Some(self.outcome_without_moves());
         }
-        self.draw_outcome()
+        self.automatic_draw()
+    }
+
+    /// [`Position::outcome`], or else the draw a player may claim here: how
+    /// a tournament manager ends a game (cutechess and fastchess adjudicate
+    /// classical chess's repetitions and 50-move rule as draws).
+    pub fn outcome_with_claims(&self) -> Option<Outcome> {
+        self.outcome().or_else(|| self.claimable_draw())
+    }
+
+    /// The draw a player may claim in a game that goes on: a threefold
+    /// repetition or the move-count rule where the game waits for a claim
+    /// (classical chess). `None` in the other games, where those end the
+    /// game by themselves.
+    pub fn claimable_draw(&self) -> Option<Outcome> {
+        if !self.game().draws_are_claimed {
+            return None;
+        }
+        if self.is_repetition(2) {
+            return Some(self.drawn(EndReason::Repetition));
+        }
+        self.move_rule_reached()
+            .then(|| self.drawn(EndReason::MoveRule))
+    }
+
+    /// A draw that ends the game by itself: by material, and by repetition
+    /// or the move-count rule where they are not claims.
+    pub fn automatic_draw(&self) -> Option<Outcome> {
+        if self.game().draws_are_claimed {
+            self.is_dead_material()
+                .then(|| self.drawn(EndReason::InsufficientMaterial))
+        } else {
+            self.draw_outcome()
+        }
     }
 
     /// The outcome when the player to move has no legal move.
@@ -280,7 +314,8 @@ impl Position {
         }
     }
 
-    /// A draw by repetition, the move-count rule or material, if one applies.
+    /// A draw by repetition, the move-count rule or material, if one
+    /// applies, claimed or not: how the search scores such a position.
     pub fn draw_outcome(&self) -> Option<Outcome> {
         if self.is_repetition(2) {
             return Some(self.drawn(EndReason::Repetition));
@@ -288,17 +323,44 @@ impl Position {
         self.move_rule_outcome()
     }
 
-    /// A draw by the move-count rule or material, if one applies.
+    /// A draw by the move-count rule or material, if one applies, claimed
+    /// or not.
     pub fn move_rule_outcome(&self) -> Option<Outcome> {
-        let game = self.game();
-        if u32::from(self.clock_units()) >= game.draw_rounds * u32::from(CLOCK_UNITS_PER_ROUND) {
+        if self.move_rule_reached() {
             return Some(self.drawn(EndReason::MoveRule));
         }
-        let bare_kings_rule = !matches!(self.variant(), Variant::Star | Variant::Hexenschach);
-        if bare_kings_rule && self.occupied() == self.kind(PieceKind::King) {
-            return Some(self.drawn(EndReason::InsufficientMaterial));
+        self.is_dead_material()
+            .then(|| self.drawn(EndReason::InsufficientMaterial))
+    }
+
+    /// Whether the draw clock has reached the game's move-count rule.
+    fn move_rule_reached(&self) -> bool {
+        u32::from(self.clock_units()) >= self.game().draw_rounds * u32::from(CLOCK_UNITS_PER_ROUND)
+    }
+
+    /// Whether the material left can never mate (the game's [`DeadMaterial`]).
+    #[inline]
+    pub fn is_dead_material(&self) -> bool {
+        let kings = self.kind(PieceKind::King);
+        match self.game().dead_material {
+            DeadMaterial::Never => false,
+            DeadMaterial::BareKings => self.occupied() == kings,
+            DeadMaterial::Fide { light } => {
+                let heavy_or_pawn = self.kind(PieceKind::Pawn)
+                    | self.kind(PieceKind::Rook)
+                    | self.kind(PieceKind::Queen);
+                if heavy_or_pawn.nonempty() {
+                    return false;
+                }
+                let knights = self.kind(PieceKind::Knight);
+                let bishops = self.kind(PieceKind::Bishop);
+                if bishops.is_empty() {
+                    return knights.count() <= 1;
+                }
+                knights.is_empty()
+                    && ((bishops & light).is_empty() || (bishops & !light).is_empty())
+            }
         }
-        None
     }
 
     /// Whether the current position occurred `times` times before (the
@@ -328,5 +390,70 @@ impl Position {
             points[p.index()] = 0.5;
         }
         Outcome { reason, points }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chess(fen: &str) -> Position {
+        Position::from_fen(Variant::Chess, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    #[test]
+    fn fide_dead_material_ends_chess_and_other_material_does_not() {
+        for (fen, dead) in [
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/8/1N2K3 b - - 0 1", true),
+            ("2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false),
+            ("2b1k3/8/8/8/8/8/8/3BK3 w - - 0 1", true),
+            ("b3k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", false),
+            ("5bk1/8/8/8/8/8/8/2B1K3 w - - 0 1", true),
+            ("1n2k3/8/8/8/8/8/8/1N2K3 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/8/1N1BK3 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false),
+        ] {
+            let pos = chess(fen);
+            assert_eq!(pos.is_dead_material(), dead, "{fen}");
+            let ended = pos.outcome().map(|o| o.reason);
+            assert_eq!(
+                ended,
+                dead.then_some(EndReason::InsufficientMaterial),
+                "{fen}"
+            );
+        }
+    }
+
+    #[test]
+    fn chess_repetitions_and_the_move_rule_are_claims_elsewhere_ends() {
+        let mut pos = Position::start(Variant::Chess);
+        for text in ["g1f3", "g8f6", "f3g1", "f6g8"].repeat(2) {
+            let m = pos.parse_move(text).expect("legal");
+            pos.make(m);
+        }
+        assert_eq!(pos.outcome(), None);
+        let claim = pos.claimable_draw().map(|o| o.reason);
+        assert_eq!(claim, Some(EndReason::Repetition));
+        assert_eq!(pos.outcome_with_claims().map(|o| o.reason), claim);
+        let fifty = chess("4k3/8/8/8/8/8/8/R3K3 w - - 100 80");
+        assert_eq!(fifty.outcome(), None);
+        assert_eq!(
+            fifty.claimable_draw().map(|o| o.reason),
+            Some(EndReason::MoveRule)
+        );
+        let trichess = Position::from_fen(
+            Variant::Trichess,
+            "8/8/wPwPwPwPwPwPwPwP/wRwNwBwQwKwBwNwR/8/8/rPrPrPrPrPrPrPrP/rRrNrBrQrKrBrNrR/8/8/bPbPbPbPbPbPbPbP/bRbNbBbQbKbBbNbR w wKQrKQbKQ - 150 51",
+        )
+        .expect("valid");
+        assert_eq!(trichess.claimable_draw(), None);
+        assert_eq!(
+            trichess.outcome().map(|o| o.reason),
+            Some(EndReason::MoveRule)
+        );
     }
 }

@@ -82,7 +82,7 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
     let mut moves = Vec::new();
     let mut illegal = None;
     let (end, points) = loop {
-        if let Some(outcome) = pos.outcome() {
+        if let Some(outcome) = pos.outcome_with_claims() {
             break (GameEnd::Rules(outcome.reason), outcome.points);
         }
         if moves.len() >= setup.max_plies {
@@ -190,7 +190,7 @@ mod tests {
         }
         match result.end {
             GameEnd::Rules(reason) => {
-                let outcome = pos.outcome().expect("the game is over");
+                let outcome = pos.outcome_with_claims().expect("the game is over");
                 assert_eq!(outcome.reason, reason);
                 assert_eq!(outcome.points[..2], result.points[..]);
             }

@@ -90,14 +90,14 @@ fn try_opening(variant: Variant, plies: usize, rng: &mut SeededRng) -> Option<Op
     let mut position = Position::start(variant);
     let mut moves = Vec::with_capacity(plies);
     for _ in 0..plies {
-        if position.outcome().is_some() {
+        if position.outcome_with_claims().is_some() {
             return None;
         }
         let m = random_move(&position, rng);
         moves.push(position.move_text(m));
         position.make(m);
     }
-    (position.outcome().is_none() && is_fair_start(&position))
+    (position.outcome_with_claims().is_none() && is_fair_start(&position))
         .then_some(Opening { moves, position })
 }
 

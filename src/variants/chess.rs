@@ -2,7 +2,8 @@
 //! machinery as every other board.
 
 use super::{
-    Castling, CastlingSide, DoubleStep, EnPassantRule, Game, PawnTables, Variant, cell_set,
+    Castling, CastlingSide, DeadMaterial, DoubleStep, EnPassantRule, Game, PawnTables, Variant,
+    cell_set,
 };
 use crate::geometry::square::{SIDE, SquareBoard};
 use crate::geometry::{Geometry, SliderClass};
@@ -89,7 +90,14 @@ pub fn build() -> Game {
         .rev()
         .map(|r| (0..SIDE).filter_map(|f| at(f, r)).collect())
         .collect();
-    Game::new(
+    // a1 is dark: the light squares are those whose file and rank differ in parity.
+    let light = cell_set(
+        (0..SIDE)
+            .flat_map(|f| (0..SIDE).map(move |r| (f, r)))
+            .filter(|(f, r)| (f + r) % 2 == 1)
+            .filter_map(|(f, r)| at(f, r)),
+    );
+    let mut game = Game::new(
         Variant::Chess,
         geometry,
         "wb",
@@ -100,7 +108,10 @@ pub fn build() -> Game {
         EnPassantRule::NextMoveOnly,
         START,
         rows,
-    )
+    );
+    game.draws_are_claimed = true;
+    game.dead_material = DeadMaterial::Fide { light };
+    game
 }
 
 fn file_rank(board: &SquareBoard, cell: Cell) -> (i32, i32) {

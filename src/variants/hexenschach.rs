@@ -4,7 +4,9 @@
 //! only its Rabe, or without a move) ends phase A, and the last two play on
 //! under two-player rules. Toads keep their army's direction for good.
 
-use super::{Castling, CastlingSide, EnPassantRule, Game, PawnTables, Variant, cell_set};
+use super::{
+    Castling, CastlingSide, DeadMaterial, EnPassantRule, Game, PawnTables, Variant, cell_set,
+};
 use crate::bitboard::Bitboard;
 use crate::geometry::hex::HexBoard;
 use crate::geometry::{Geometry, SliderClass};
@@ -122,6 +124,7 @@ pub fn build() -> Game {
     );
     game.draw_rounds = DRAW_ROUNDS;
     game.pawn_move_resets_clock = false;
+    game.dead_material = DeadMaterial::Never;
     game
 }
 

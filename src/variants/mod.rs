@@ -267,6 +267,23 @@ impl Castling {
     }
 }
 
+/// Which material left on the board ends the game as a draw at once: a
+/// position from which no sequence of legal moves can mate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadMaterial {
+    /// Material never ends the game (Hexenschach, Star: other rules end it).
+    Never,
+    /// Only the kings left.
+    BareKings,
+    /// FIDE's dead positions by material alone: besides the kings at most
+    /// one knight, or only bishops that all stand on cells of one colour
+    /// (K v K, K+N v K, K+B v K, K+B v K+B with bishops on one colour).
+    Fide {
+        /// The cells of one of the board's two colours.
+        light: Bitboard,
+    },
+}
+
 /// Everything about one game that does not change during play.
 pub struct Game {
     /// Which game.
@@ -305,6 +322,11 @@ pub struct Game {
     pub draw_rounds: u32,
     /// Whether a pawn move resets the draw clock (not in Hexenschach).
     pub pawn_move_resets_clock: bool,
+    /// Whether a repetition or the move-count rule is a draw the players
+    /// may claim (classical chess, FIDE 9.2 and 9.3), not the game's end.
+    pub draws_are_claimed: bool,
+    /// The material that ends the game as a draw.
+    pub dead_material: DeadMaterial,
 }
 
 impl Game {
@@ -377,6 +399,8 @@ impl Game {
             rows,
             draw_rounds: 50,
             pawn_move_resets_clock: true,
+            draws_are_claimed: false,
+            dead_material: DeadMaterial::BareKings,
         }
     }
 

@@ -5,7 +5,7 @@
 //! their pieces are inert obstacles.
 
 use super::sections::{CastlingSafety, castlings, pawn_tables, rows, start_position};
-use super::{EnPassantRule, Game, Variant};
+use super::{DeadMaterial, EnPassantRule, Game, Variant};
 use crate::bitboard::Bitboard;
 use crate::geometry::sections::{ColumnRule, SectionBoard};
 use crate::geometry::{Geometry, SliderClass};
@@ -33,7 +33,7 @@ pub fn build() -> Game {
         })
         .collect();
     let geometry = Geometry::build(board.shape(names));
-    Game::new(
+    let mut game = Game::new(
         Variant::Star,
         geometry,
         LETTERS,
@@ -44,7 +44,10 @@ pub fn build() -> Game {
         EnPassantRule::UntilOwnerMovesAgain,
         &start_position(LETTERS),
         rows(&board),
-    )
+    );
+    // Bare kings end nothing: the points decide when nobody can move.
+    game.dead_material = DeadMaterial::Never;
+    game
 }
 
 /// Whether every player that still moves has passed in a row: the game ends
