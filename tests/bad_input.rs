@@ -1,7 +1,8 @@
 //! Bad input through the protocol and the command line: every malformed or
 //! impossible input must get one clear `info string error: ...` line that
 //! names the problem, the engine must keep serving (`isready` -> `readyok`),
-//! and a refused `position` must leave the previous position in place.
+//! a refused `position` must leave the engine without a position until the
+//! next valid one, and any other refused command the position in place.
 //! The checks look for keywords of the message, not its exact wording.
 
 #[path = "data/engine.rs"]
@@ -88,7 +89,32 @@ fn refused(e: &mut Engine, command: &str, keywords: &[&str]) {
             "{shown}: the error does not mention {keyword:?}: {line}"
         );
     }
+    if command.starts_with("position") {
+        no_position_until_a_valid_one(e, &shown);
+        e.command(&format!("position fen {before}"));
+    }
     assert_eq!(e.show("Position"), before, "{shown}: the position changed");
+}
+
+/// After a refused `position`, the engine has no position: `go` answers
+/// an error and `bestmove 0000` at once (never a move of another
+/// position), `d` and `eval` an error.
+fn no_position_until_a_valid_one(e: &mut Engine, shown: &str) {
+    e.send("go depth 5");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert_eq!(lines.len(), 2, "{shown}: {lines:?}");
+    assert!(
+        is_error(&lines[0]) && lines[0].contains("no position"),
+        "{shown}: {lines:?}"
+    );
+    assert_eq!(lines[1], "bestmove 0000", "{shown}: {lines:?}");
+    for command in ["d", "eval", "go perft 1"] {
+        let lines = e.command(command);
+        assert!(
+            lines.len() == 1 && is_error(&lines[0]) && lines[0].contains("no position"),
+            "{shown}, then {command}: {lines:?}"
+        );
+    }
 }
 
 /// `refused` for a `position fen <position>` command.

@@ -499,7 +499,7 @@ fn finished_game_reports_gameover() {
 }
 
 #[test]
-fn bad_positions_are_refused_and_the_position_stays() {
+fn after_a_refused_position_the_engine_has_none_until_a_valid_one() {
     let mut e = Engine::start();
     e.command("position startpos moves e2e4");
     let fen = e.show("Fen");
@@ -518,8 +518,25 @@ fn bad_positions_are_refused_and_the_position_stays() {
         let lines = e.command(command);
         assert_eq!(errors(&lines).len(), 1, "{command}: {lines:?}");
         assert!(lines[0].contains(mentions), "{command}: {lines:?}");
-        assert_eq!(e.show("Fen"), fen, "{command} left the position");
+        // python-chess and any GUI take the answer as a move of the
+        // position they sent: none comes for another position.
+        e.send("go movetime 200");
+        let answer = e.read_until(|l| l.starts_with("bestmove"));
+        assert_eq!(answer.len(), 2, "{command}: {answer:?}");
+        assert!(answer[0].contains("no position"), "{answer:?}");
+        assert_eq!(answer[1], "bestmove 0000");
+        let lines = e.command("setoption name AfterMate value inherit");
+        assert!(lines.is_empty(), "{lines:?}");
+        assert_eq!(errors(&e.command("d")).len(), 1, "{command}: d");
+        e.command("position startpos moves e2e4");
+        assert_eq!(e.show("Fen"), fen);
     }
+    e.command("position startpos moves e2e4 e2e4");
+    e.command("setoption name UCI_Variant value chess");
+    assert!(
+        e.show("Fen")
+            .starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
+    );
     let lines = e.command("position startpos moves e2e4 e7e5 e1e3");
     assert!(
         lines[0].contains("move 3") && lines[0].contains("legal moves"),

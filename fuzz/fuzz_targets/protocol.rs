@@ -19,7 +19,9 @@ fuzz_target!(|data: &[u8]| {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.split_first() {
             Some((&"go", args)) => {
-                let _ = parse_go(engine.position(), args);
+                if let Some(position) = engine.position() {
+                    let _ = parse_go(position, args);
+                }
             }
             Some((&"bench", args)) => {
                 let _ = BenchConfig::parse(args);

@@ -36,6 +36,9 @@ pub const AUTHOR: &str = "the Triskel developers";
 /// The engine's version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// Why a command that needs a position finds none.
+const NO_POSITION: &str = "no position: the last position command was refused (send position startpos or position fen <position>)";
+
 /// Why `go` and `bench` are refused while the worker runs.
 const BUSY: &str = "a search, perft or bench is running (send stop first)";
 
@@ -101,7 +104,9 @@ pub struct Engine {
     out: Output,
     options: Options,
     setup: Setup,
-    position: Position,
+    /// The current position; none after a refused `position` command, so
+    /// that no search answers for a position other than the one sent.
+    position: Option<Position>,
     worker: Worker,
     searcher: Arc<Mutex<Searcher>>,
     new_game: bool,
@@ -145,7 +150,7 @@ impl Engine {
             out,
             options,
             setup,
-            position,
+            position: Some(position),
             worker: Worker::new(),
             searcher: Arc::new(Mutex::new(searcher)),
             new_game: false,
@@ -153,9 +158,9 @@ impl Engine {
         }
     }
 
-    /// The current position.
-    pub fn position(&self) -> &Position {
-        &self.position
+    /// The current position (none after a refused `position` command).
+    pub fn position(&self) -> Option<&Position> {
+        self.position.as_ref()
     }
 
     /// The current options.
@@ -273,9 +278,9 @@ impl Engine {
         }
         if set.name == UCI_VARIANT {
             self.reset_to_start();
-        } else if set.name == AFTER_MATE {
+        } else if set.name == AFTER_MATE && self.position.is_some() {
             match self.setup.build(variant, after_mate) {
-                Ok(pos) => self.position = pos,
+                Ok(pos) => self.position = Some(pos),
                 Err(why) => {
                     self.out.error(&format!(
                         "the position cannot be replayed under AfterMate {}: {}; back to the start position",
@@ -292,10 +297,11 @@ impl Engine {
     fn reset_to_start(&mut self) {
         let variant = self.options.variant();
         self.setup = Setup::default();
-        self.position = self
-            .setup
-            .build(variant, self.options.after_mate())
-            .unwrap_or_else(|_| Position::start(variant));
+        self.position = Some(
+            self.setup
+                .build(variant, self.options.after_mate())
+                .unwrap_or_else(|_| Position::start(variant)),
+        );
     }
 
     fn position_command(&mut self, args: &[&str]) {
@@ -306,12 +312,15 @@ impl Engine {
         match result {
             Ok((setup, pos)) => {
                 self.setup = setup;
-                self.position = pos;
+                self.position = Some(pos);
             }
-            Err(why) => self.out.error(&format!(
-                "position refused, the previous position stays: {}",
-                quoted_message(&why)
-            )),
+            Err(why) => {
+                self.position = None;
+                self.out.error(&format!(
+                    "position refused, no position until a valid one: {}",
+                    quoted_message(&why)
+                ));
+            }
         }
     }
 
@@ -320,7 +329,20 @@ impl Engine {
             self.out.error(&format!("go refused: {BUSY}; it goes on"));
             return;
         }
-        let command = match parse_go(&self.position, args) {
+        let Some(position) = &self.position else {
+            if args.first() == Some(&"perft") {
+                self.out.error(&format!("go perft refused: {NO_POSITION}"));
+                return;
+            }
+            // A GUI waits for its bestmove: it gets one at once, and no
+            // move of another position.
+            self.out.block(vec![
+                format!("info string error: go refused: {NO_POSITION}"),
+                format!("bestmove {NULL_MOVE_TEXT}"),
+            ]);
+            return;
+        };
+        let command = match parse_go(position, args) {
             Ok(command) => command,
             Err(why) => {
                 self.out
@@ -328,7 +350,7 @@ impl Engine {
                 return;
             }
         };
-        let pos = self.position.clone();
+        let pos = position.clone();
         let started = match command {
             GoCommand::Perft(depth) => {
                 let threads = self.options.threads();
@@ -389,7 +411,10 @@ impl Engine {
     /// activity (mobility and king danger), their total, and the total
     /// against the others' average, which the search's scores compare.
     fn static_evaluation(&self) {
-        let pos = &self.position;
+        let Some(pos) = &self.position else {
+            self.out.error(&format!("eval: {NO_POSITION}"));
+            return;
+        };
         if let Some(outcome) = pos.outcome() {
             self.out.line(&format!(
                 "No static evaluation: the game is over ({})",
@@ -436,7 +461,10 @@ impl Engine {
     }
 
     fn display(&self) {
-        let pos = &self.position;
+        let Some(pos) = &self.position else {
+            self.out.error(&format!("d: {NO_POSITION}"));
+            return;
+        };
         let game = pos.game();
         let fen = pos.fen();
         let shown_fen = if pos.variant() == Variant::Chess {
