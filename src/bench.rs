@@ -6,7 +6,7 @@
 
 use crate::perft;
 use crate::position::AfterMate;
-use crate::protocol::options::MAX_THREADS;
+use crate::protocol::options::max_threads;
 use crate::protocol::setup::{STARTPOS, build_position};
 use crate::search::{Limits, MAX_DEPTH, Options as SearchOptions, Searcher, eval};
 use crate::variants::Variant;
@@ -161,7 +161,7 @@ impl BenchConfig {
         {
             return Err(depth_error(&depth.to_string()));
         }
-        if !(1..=MAX_THREADS as usize).contains(&self.threads) {
+        if !(1..=max_threads()).contains(&(self.threads as i64)) {
             return Err(threads_error(&self.threads.to_string()));
         }
         Ok(())
@@ -173,7 +173,10 @@ fn depth_error(value: &str) -> String {
 }
 
 fn threads_error(value: &str) -> String {
-    format!("bench threads: expected an integer from 1 to {MAX_THREADS}, got '{value}'")
+    format!(
+        "bench threads: expected an integer from 1 to {}, got '{value}'",
+        max_threads()
+    )
 }
 
 /// The result of a benchmark run.

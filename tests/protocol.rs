@@ -691,6 +691,83 @@ fn stop_interrupts_perft() {
     );
 }
 
+/// How long `stop` takes to be answered, `tries` times over (sorted): each
+/// time `go` is sent, given `running` longer than the time before, then
+/// stopped, and the answer is the first line `answered` accepts.
+fn stop_latencies(
+    e: &mut Engine,
+    go: &str,
+    running: Duration,
+    tries: usize,
+    answered: fn(&str) -> bool,
+) -> Vec<Duration> {
+    const LATER_EACH_TRY: Duration = Duration::from_millis(37);
+    let mut latencies: Vec<Duration> = (0..tries as u32)
+        .map(|i| {
+            e.send(go);
+            std::thread::sleep(running + LATER_EACH_TRY * i);
+            let asked = Instant::now();
+            e.send("stop");
+            e.read_until(answered);
+            asked.elapsed()
+        })
+        .collect();
+    latencies.sort();
+    latencies
+}
+
+#[test]
+fn stop_ends_a_search_on_the_most_threads_within_50_ms() {
+    // More threads than cores take turns, and each must have its turn to
+    // see the stop flag: `Threads` is bounded so that they all have one
+    // soon. Other tests share the machine's cores, so the median of a few
+    // tries is judged.
+    use triskel::protocol::options::max_threads;
+    const PROMPT: Duration = Duration::from_millis(50);
+    const TRIES: usize = 5;
+    let mut e = Engine::start();
+    e.command(&format!("setoption name Threads value {}", max_threads()));
+    for variant in ["chess", "dreierschach"] {
+        e.command(&format!("setoption name UCI_Variant value {variant}"));
+        e.command("position startpos");
+        let latencies = stop_latencies(
+            &mut e,
+            "go infinite",
+            Duration::from_millis(300),
+            TRIES,
+            |l| l.starts_with("bestmove"),
+        );
+        assert!(latencies[TRIES / 2] < PROMPT, "{variant}: {latencies:?}");
+    }
+}
+
+#[test]
+fn stop_ends_a_deep_perft_within_50_ms() {
+    // Pyramid's knights leap across levels: from this position (the perft
+    // suite's `two-level-knights`) a depth-4 subtree is 25 million nodes, so
+    // a count that looked at the stop flag only above such subtrees answered
+    // after up to 140 ms. Other tests share the machine's cores, so the
+    // median of a few tries is judged, against a bound well inside the
+    // promised 50 ms: a flag read at every node above the leaves answers in
+    // under a millisecond.
+    const PROMPT: Duration = Duration::from_millis(20);
+    const TRIES: usize = 7;
+    let mut e = Engine::start();
+    e.command("setoption name UCI_Variant value pyramid");
+    e.command(
+        "position fen 4bK3/3bPbP3/8/3wN4/2bB1bN3/8/3wPwP3/4wK3/6/6/6/6/1wN4/6/\
+         1bQ2/bR1bN1/1wN2/4/2/2 w - - 0 1",
+    );
+    let latencies = stop_latencies(
+        &mut e,
+        "go perft 9",
+        Duration::from_millis(150),
+        TRIES,
+        |l| l == "info string perft stopped",
+    );
+    assert!(latencies[TRIES / 2] < PROMPT, "{latencies:?}");
+}
+
 /// The `vs others` column of `eval` by player letter (none for a player
 /// out of the game), and the static score of its last line.
 fn static_scores(e: &mut Engine) -> (Vec<(char, Option<i32>)>, i32) {
@@ -982,10 +1059,19 @@ fn garbage_input_never_stops_the_engine() {
 #[test]
 fn protocol_md_states_the_current_options_and_limits() {
     use triskel::protocol::go::{MAX_MOVES_TO_GO, MAX_PERFT_DEPTH, MAX_TIME_MS};
-    use triskel::protocol::options::{MAX_HASH_MB, MAX_THREADS, OPTIONS, Options};
+    use triskel::protocol::options::{
+        MAX_HASH_MB, OPTIONS, Options, THREADS_CEILING, THREADS_PER_CPU, max_threads, threads_limit,
+    };
+    // The document's sample machine has two logical CPUs.
+    const SAMPLE_CPUS: usize = 2;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md");
     let doc = std::fs::read_to_string(path).expect("protocol.md");
+    let threads_max = |max: i64| format!("option name Threads type spin default 1 min 1 max {max}");
     for line in Options::uci_lines() {
+        let line = line.replace(
+            &threads_max(max_threads()),
+            &threads_max(threads_limit(SAMPLE_CPUS)),
+        );
         assert!(
             doc.contains(&format!("    {line}\n")),
             "protocol.md lists: {line}"
@@ -1010,7 +1096,9 @@ fn protocol_md_states_the_current_options_and_limits() {
     }
     for stated in [
         format!("| `go perft` | 1..{MAX_PERFT_DEPTH} "),
-        format!("| `Threads` | 1..{MAX_THREADS} |"),
+        format!(
+            "| `Threads` | 1..{THREADS_PER_CPU} × the logical CPUs, at most {THREADS_CEILING} |"
+        ),
         format!("| `Hash` | 1..{MAX_HASH_MB} |"),
         format!("| `go movetime`, `<letter>inc` | 0..{MAX_TIME_MS} ms"),
         format!("| `go movestogo` | 1..{MAX_MOVES_TO_GO} |"),
