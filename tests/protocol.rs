@@ -190,6 +190,42 @@ fn clear_hash_and_ucinewgame_make_the_next_search_start_afresh() {
     );
 }
 
+#[test]
+fn a_large_hash_is_set_at_once_and_a_refused_one_keeps_the_old_size() {
+    // Writing 2 GB of table took seconds on the command thread, and once
+    // more at the next `go` when the size changed during a search; the
+    // table's memory is now cleared as the search first uses it.
+    const AT_ONCE: Duration = Duration::from_millis(500);
+    let mut e = Engine::start();
+    e.command("position startpos");
+    let asked = Instant::now();
+    assert!(e.command("setoption name Hash value 2048").is_empty());
+    assert!(
+        asked.elapsed() < AT_ONCE,
+        "isready after {:?}",
+        asked.elapsed()
+    );
+    let fresh = nodes_to_depth(&mut e, 6);
+    e.send("go infinite");
+    assert!(e.command("setoption name Hash value 1024").is_empty());
+    e.send("stop");
+    e.read_until(|l| l.starts_with("bestmove"));
+    let asked = Instant::now();
+    e.send("go depth 1");
+    e.read_until(|l| l.starts_with("bestmove"));
+    assert!(asked.elapsed() < AT_ONCE, "go after {:?}", asked.elapsed());
+
+    let refused = e.command("setoption name Hash value 1048576");
+    assert_eq!(errors(&refused).len(), 1, "{refused:?}");
+    assert!(refused[0].contains("Hash stays 1024 MB"), "{refused:?}");
+    assert!(e.command("ucinewgame").is_empty());
+    assert_eq!(
+        nodes_to_depth(&mut e, 6),
+        fresh,
+        "searches as with the table before, without repeating the refusal"
+    );
+}
+
 /// The move of a `bestmove` line, checked legal in `pos`.
 fn legal_bestmove(pos: &Position, line: &str) {
     let words: Vec<&str> = line.split_whitespace().collect();

@@ -18,6 +18,7 @@ use crate::moves::Move;
 use crate::notation::NULL_MOVE_TEXT;
 use crate::perft;
 use crate::position::Position;
+use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Progress, Searcher, eval};
 use crate::types::{MAX_PLAYERS, Player};
 use crate::variants::Variant;
@@ -109,6 +110,10 @@ pub struct Engine {
     position: Option<Position>,
     worker: Worker,
     searcher: Arc<Mutex<Searcher>>,
+    /// The table of a `Hash` set since the last `go`, allocated when it was
+    /// set (instantly: its memory is cleared as it is first used) and put in
+    /// place by the next search, which may find a search still running.
+    pending_table: Option<TranspositionTable>,
     new_game: bool,
     /// A `go ponder` search runs and has not had its `ponderhit` or `stop`.
     pondering: bool,
@@ -153,6 +158,7 @@ impl Engine {
             position: Some(position),
             worker: Worker::new(),
             searcher: Arc::new(Mutex::new(searcher)),
+            pending_table: None,
             new_game: false,
             pondering: false,
         }
@@ -251,6 +257,7 @@ impl Engine {
             return;
         }
         let name = name_words.join(" ");
+        let before = self.options.clone();
         let set = match self.options.set(&name, value.as_deref()) {
             Ok(spec) => spec,
             Err(why) => {
@@ -258,23 +265,28 @@ impl Engine {
                 return;
             }
         };
-        self.after_option(set);
+        self.after_option(set, before);
     }
 
-    /// Applies the change of an option that affects the position or, at
-    /// once when no search runs, the table's size; `Clear Hash` clears
-    /// before the next search, as `ucinewgame` does.
-    fn after_option(&mut self, set: &OptionSpec) {
+    /// Applies the change of an option that affects the position or the
+    /// table's size (`before` holds the options as they were, to go back to
+    /// when the change cannot be made); `Clear Hash` clears before the next
+    /// search, as `ucinewgame` does.
+    fn after_option(&mut self, set: &OptionSpec, before: Options) {
         let variant = self.options.variant();
         let after_mate = self.options.after_mate();
         if set.name == CLEAR_HASH {
             self.new_game = true;
         }
-        if set.name == HASH
-            && let Ok(mut searcher) = self.searcher.try_lock()
-            && let Err(why) = searcher.set_options(self.options.search())
-        {
-            self.out.error(&why);
+        if set.name == HASH {
+            match TranspositionTable::try_new(self.options.search().hash_mb) {
+                Ok(table) => self.pending_table = Some(table),
+                Err(why) => {
+                    self.out
+                        .error(&format!("{why}; Hash stays {} MB", before.hash_mb()));
+                    self.options = before;
+                }
+            }
         }
         if set.name == UCI_VARIANT {
             self.reset_to_start();
@@ -370,6 +382,7 @@ impl Engine {
                 let searcher = Arc::clone(&self.searcher);
                 let settings = self.options.search();
                 let new_game = std::mem::take(&mut self.new_game);
+                let new_table = self.pending_table.take();
                 self.worker
                     .start(
                         &self.out,
@@ -379,6 +392,9 @@ impl Engine {
                             let mut searcher = searcher
                                 .lock()
                                 .unwrap_or_else(|poisoned| poisoned.into_inner());
+                            if let Some(table) = new_table {
+                                searcher.install_table(table, settings.hash_mb);
+                            }
                             if let Err(why) = searcher.set_options(settings) {
                                 out.line(&format!("info string error: {why}"));
                             }

@@ -26,7 +26,7 @@ use crate::rules::Outcome;
 use crate::types::{MAX_PLAYERS, Player};
 use ordering::Ordering;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 
@@ -257,7 +257,7 @@ pub fn outcome_value(outcome: &Outcome, pos: &Position, player: Player, ply: usi
 /// ordering statistics of each thread, and the options.
 pub struct Searcher {
     options: Options,
-    tt: Arc<TranspositionTable>,
+    tt: TranspositionTable,
     orderings: Vec<Ordering>,
 }
 
@@ -329,7 +329,7 @@ impl Searcher {
     pub fn new(options: Options) -> Searcher {
         let threads = options.threads.max(1);
         Searcher {
-            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            tt: TranspositionTable::new(options.hash_mb),
             orderings: (0..threads).map(|_| Ordering::default()).collect(),
             options,
         }
@@ -340,14 +340,14 @@ impl Searcher {
         &self.options
     }
 
-    /// Changes the options, resizing the table if `hash_mb` changed. When
+    /// Changes the options, with a new table if `hash_mb` changed. When
     /// the new table cannot be allocated the old one stays (with its size
     /// kept in the options) and the error says so.
     pub fn set_options(&mut self, mut options: Options) -> Result<(), String> {
         let mut result = Ok(());
         if options.hash_mb != self.options.hash_mb {
             match TranspositionTable::try_new(options.hash_mb) {
-                Ok(tt) => self.tt = Arc::new(tt),
+                Ok(tt) => self.replace_table(tt),
                 Err(why) => {
                     result = Err(format!("{why}; keeping {} MB", self.options.hash_mb));
                     options.hash_mb = self.options.hash_mb;
@@ -360,12 +360,35 @@ impl Searcher {
         result
     }
 
-    /// Forgets everything learnt (a new game).
+    /// Searches from now on with `table`, allocated beforehand for a `Hash`
+    /// of `hash_mb` (so that a refusal was known when the size was set).
+    pub fn install_table(&mut self, table: TranspositionTable, hash_mb: usize) {
+        self.replace_table(table);
+        self.options.hash_mb = hash_mb;
+    }
+
+    /// Forgets everything learnt (a new game): an empty table in place of
+    /// the old one, which is freed on another thread, and fresh statistics.
     pub fn clear(&mut self) {
-        self.tt.clear();
+        match self.tt.emptied() {
+            Some(empty) => self.replace_table(empty),
+            None => self.tt.clear(),
+        }
         for o in &mut self.orderings {
             o.clear();
         }
+    }
+
+    /// Puts `table` in place of the current one, which is freed on a thread
+    /// of its own: returning gigabytes of written memory to the system
+    /// takes a while that no search should wait for.
+    fn replace_table(&mut self, table: TranspositionTable) {
+        let old = std::mem::replace(&mut self.tt, table);
+        // Should no thread start, the closure and the table with it are
+        // dropped here instead: the same work, only not in the background.
+        let _ = std::thread::Builder::new()
+            .name("free-table".into())
+            .spawn(move || drop(old));
     }
 
     /// Searches `pos` within `limits` until done or `stop` is raised,

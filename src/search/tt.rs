@@ -6,6 +6,8 @@
 //! seen as a miss, never as wrong data ("lockless hashing").
 
 use crate::moves::Move;
+use std::alloc::{self, Layout};
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// What a stored score says about the true value.
@@ -36,7 +38,7 @@ pub struct TtEntry {
 
 /// The table.
 pub struct TranspositionTable {
-    buckets: Box<[Bucket]>,
+    buckets: ZeroedBuckets,
     /// Entry index mask (entries = buckets × [`BUCKET_ENTRIES`]).
     mask: usize,
     generation: AtomicU8,
@@ -58,11 +60,75 @@ struct Bucket {
     words: [AtomicU64; BUCKET_WORDS],
 }
 
-impl Bucket {
-    fn empty() -> Bucket {
-        Bucket {
-            words: std::array::from_fn(|_| AtomicU64::new(0)),
-        }
+/// Alignment the allocator's zeroed path takes without clearing the memory
+/// itself: up to this, `alloc_zeroed` is `calloc`, which leaves a large block
+/// to the kernel's pages that read as zero until first written. A stricter
+/// alignment would make the allocator write every byte at once, seconds
+/// for a table of gigabytes.
+const CALLOC_ALIGN: usize = 16;
+
+/// Buckets in zeroed memory that costs nothing until used: allocating or
+/// replacing a table of any size is instant, and its pages are cleared by
+/// the kernel as the search first touches them. The block is taken with
+/// [`CALLOC_ALIGN`] and the buckets start at its first cache-line boundary.
+struct ZeroedBuckets {
+    /// The block as allocated.
+    block: NonNull<u8>,
+    layout: Layout,
+    /// The first bucket, 64-byte aligned, inside `block`.
+    first: NonNull<Bucket>,
+    count: usize,
+}
+
+// SAFETY: `ZeroedBuckets` owns its block as a `Box<[Bucket]>` would, and
+// `Bucket` (atomics only) may be shared and sent between threads.
+unsafe impl Send for ZeroedBuckets {}
+// SAFETY: as for `Send`: shared access goes through atomics.
+unsafe impl Sync for ZeroedBuckets {}
+
+impl ZeroedBuckets {
+    /// `count` empty buckets (at least one), or `None` when the memory
+    /// cannot be had.
+    fn new(count: usize) -> Option<ZeroedBuckets> {
+        let count = count.max(1);
+        let alignment_slack = std::mem::align_of::<Bucket>() - CALLOC_ALIGN;
+        let size = count
+            .checked_mul(std::mem::size_of::<Bucket>())?
+            .checked_add(alignment_slack)?;
+        let layout = Layout::from_size_align(size, CALLOC_ALIGN).ok()?;
+        // SAFETY: `layout` has a non-zero size.
+        let block = NonNull::new(unsafe { alloc::alloc_zeroed(layout) })?;
+        let skip = block.as_ptr().align_offset(std::mem::align_of::<Bucket>());
+        debug_assert!(skip <= alignment_slack);
+        // SAFETY: `block` is `CALLOC_ALIGN`-aligned, so the next bucket
+        // boundary is at most `alignment_slack` bytes in, and `count`
+        // buckets fit after it inside the block.
+        let first = unsafe { block.add(skip) }.cast::<Bucket>();
+        Some(ZeroedBuckets {
+            block,
+            layout,
+            first,
+            count,
+        })
+    }
+}
+
+impl std::ops::Deref for ZeroedBuckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `first` is aligned and followed by `count` buckets inside
+        // the block, which lives as long as `self`; all-zero bytes are valid
+        // atomics, and the atomics are only ever shared, never borrowed
+        // mutably.
+        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.count) }
+    }
+}
+
+impl Drop for ZeroedBuckets {
+    fn drop(&mut self) {
+        // SAFETY: `block` was allocated with `layout` and is freed once.
+        unsafe { alloc::dealloc(self.block.as_ptr(), self.layout) }
     }
 }
 /// Offset that makes depths (which can be slightly negative) fit a byte.
@@ -87,29 +153,42 @@ impl TranspositionTable {
         Self::try_new(megabytes).unwrap_or_else(|_| Self::try_new(1).expect("a 1 MB table"))
     }
 
-    /// Like [`TranspositionTable::new`], or an error when the memory cannot be had.
+    /// Like [`TranspositionTable::new`], or an error when the memory cannot
+    /// be had. Instant at any size: the memory is cleared as it is first used.
     pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
         let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
         let fitting = (bytes / std::mem::size_of::<Bucket>()).max(1);
         // The largest power of two that fits.
         let count = 1 << fitting.ilog2();
-        let mut buckets: Vec<Bucket> = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|_| format!("cannot allocate a transposition table of {megabytes} MB"))?;
-        buckets.resize_with(count, Bucket::empty);
+        let buckets = ZeroedBuckets::new(count)
+            .ok_or_else(|| format!("cannot allocate a transposition table of {megabytes} MB"))?;
         Ok(TranspositionTable {
-            buckets: buckets.into_boxed_slice(),
+            buckets,
             mask: count * BUCKET_ENTRIES - 1,
             generation: AtomicU8::new(0),
         })
     }
 
-    /// Forgets everything.
+    /// An empty table of the same size, or `None` when the memory cannot be
+    /// had beside this one. Instant, unlike [`TranspositionTable::clear`].
+    pub fn emptied(&self) -> Option<TranspositionTable> {
+        Some(TranspositionTable {
+            buckets: ZeroedBuckets::new(self.buckets.len())?,
+            mask: self.mask,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    /// Forgets everything, writing every entry.
     pub fn clear(&self) {
         for w in self.buckets.iter().flat_map(|b| &b.words) {
             w.store(0, Ordering::Relaxed);
         }
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
     /// Starts a new search: older entries become preferred for replacement.
@@ -242,6 +321,35 @@ mod tests {
         assert!(tt.probe(0x1111).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF_1234_5678).is_none());
+    }
+
+    #[test]
+    fn buckets_lie_on_cache_lines_and_an_emptied_table_keeps_the_size() {
+        for megabytes in [1, 3, 16] {
+            let tt = TranspositionTable::new(megabytes);
+            assert_eq!(tt.buckets.as_ptr().align_offset(64), 0);
+            assert!(tt.bytes() <= megabytes << 20 && tt.bytes() > megabytes << 19);
+            tt.store(
+                7,
+                TtEntry {
+                    best: Move::NONE,
+                    depth: 1,
+                    bound: Bound::Exact,
+                    scores: [1, 2, 3],
+                    eval: 4,
+                },
+            );
+            let last = tt.buckets.last().expect("a bucket");
+            assert!(last.words.iter().all(|w| w.load(Ordering::Relaxed) == 0));
+            let empty = tt.emptied().expect("room for a second table");
+            assert_eq!(empty.bytes(), tt.bytes());
+            assert!(tt.probe(7).is_some() && empty.probe(7).is_none());
+        }
+    }
+
+    #[test]
+    fn a_table_larger_than_any_memory_is_refused() {
+        assert!(TranspositionTable::try_new(usize::MAX).is_err());
     }
 
     #[test]
