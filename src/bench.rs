@@ -4,6 +4,7 @@
 //!
 //! Each playable game adds its positions as entries of [`BENCH_ENTRIES`].
 
+use crate::number;
 use crate::perft;
 use crate::position::AfterMate;
 use crate::protocol::options::max_threads;
@@ -141,8 +142,12 @@ impl BenchConfig {
                 .get(1)
                 .ok_or_else(|| format!("bench {}: missing value", pair[0]))?;
             match pair[0] {
-                "depth" => config.depth = Some(value.parse().map_err(|_| depth_error(value))?),
-                "threads" => config.threads = value.parse().map_err(|_| threads_error(value))?,
+                "depth" => {
+                    config.depth = Some(number::whole(value).ok_or_else(|| depth_error(value))?);
+                }
+                "threads" => {
+                    config.threads = number::whole(value).ok_or_else(|| threads_error(value))?;
+                }
                 other => {
                     return Err(format!(
                         "unknown bench parameter '{other}' (depth, threads)"

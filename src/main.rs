@@ -11,9 +11,10 @@ use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use triskel::bench::{self, BenchConfig, per_second};
+use triskel::number;
 use triskel::perft;
 use triskel::protocol::go::MAX_PERFT_DEPTH;
-use triskel::protocol::options::{Options, THREADS, UCI_VARIANT};
+use triskel::protocol::options::{Options, THREADS, UCI_VARIANT, max_threads};
 use triskel::protocol::setup::build_position;
 use triskel::protocol::{self, Output, perft_lines};
 use triskel::rules::format_points;
@@ -26,6 +27,11 @@ use triskel::tournament::{
     MatchSettings, run_match, unique_names,
 };
 use triskel::variants::Variant;
+
+/// The value parser of `--threads`: from 1 to what `Threads` allows.
+fn thread_count() -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
+    number::argument(1..=usize::try_from(max_threads()).unwrap_or(1))
+}
 
 /// Most games a match plays at the same time.
 const MAX_CONCURRENCY: u64 = 256;
@@ -52,7 +58,7 @@ enum Command {
         #[arg(long, default_value = "chess")]
         variant: String,
         /// Depth in plies.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_PERFT_DEPTH)))]
+        #[arg(long, value_parser = number::argument(1..=MAX_PERFT_DEPTH))]
         depth: u32,
         /// Start from this position (position format, or standard FEN for chess)
         /// instead of the start position.
@@ -65,8 +71,8 @@ enum Command {
         #[arg(long)]
         divide: bool,
         /// Threads.
-        #[arg(long)]
-        threads: Option<u32>,
+        #[arg(long, value_parser = thread_count())]
+        threads: Option<usize>,
         /// Set an engine option, e.g. `AfterMate=inherit` (repeatable).
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
@@ -74,10 +80,10 @@ enum Command {
     /// Run the benchmark: fixed perft counts and searches, then the node total and speed.
     Bench {
         /// Depth of the searches (perft entries keep their own).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
+        #[arg(long, value_parser = number::argument(1..=MAX_DEPTH))]
         depth: Option<u32>,
         /// Threads.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = thread_count())]
         threads: usize,
     },
     /// Play a match between player configurations and print the points table.
@@ -95,30 +101,30 @@ struct MatchArgs {
     #[arg(long, num_args = 2..=3, required = true, value_name = "SPEC")]
     players: Vec<String>,
     /// Games in total: a multiple of a round's seatings (2 with two players, 6 with three).
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 12, value_parser = number::argument(1..=usize::MAX))]
     games: usize,
     /// Time on each clock at the start, in ms.
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 10_000, value_parser = number::argument(1..=u64::MAX))]
     time: u64,
     /// Increment after each move, in ms.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = number::argument(0..=u64::MAX))]
     inc: u64,
     /// Seed of the openings and of the random players.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = number::argument(0..=u64::MAX))]
     seed: u64,
     /// Write the game records to this file (one line per game).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=MAX_CONCURRENCY))]
+          value_parser = number::argument(1..=MAX_CONCURRENCY))]
     concurrency: u64,
     /// Random plies from the start position that open each round [default: 2 per player].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_OPENING_PLIES as u64))]
+    #[arg(long, value_parser = number::argument(0..=MAX_OPENING_PLIES as u64))]
     opening_plies: Option<u64>,
     /// Plies after the opening at which a game is adjudicated a draw.
     #[arg(long, default_value_t = DEFAULT_MAX_PLIES as u64,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = number::argument(1..=u64::MAX))]
     max_plies: u64,
 }
 
@@ -192,7 +198,7 @@ fn run_perft(
     fen: Option<&str>,
     moves: &[String],
     divide: bool,
-    threads: Option<u32>,
+    threads: Option<usize>,
     settings: &[String],
 ) -> Result<(), String> {
     let mut options = Options::default();

@@ -192,6 +192,13 @@ fn malformed_boards_are_refused() {
             &broken(start, piece, &format!("{army}X")),
             &["'X'", "piece"],
         );
+        // Numbers with a sign: the clock and the round.
+        position_refused(
+            &mut e,
+            &broken(start, " - 0 1", " - +0 1"),
+            &["clock", "+0"],
+        );
+        position_refused(&mut e, &broken(start, " - 0 1", " - 0 +1"), &["+1"]);
         assert!(e.sync().is_empty(), "{game}: still serving");
     }
 }
@@ -210,6 +217,8 @@ fn malformed_standard_fen_is_refused() {
         &["en passant", "e9"],
     );
     position_refused(&mut e, &broken(start, " 0 1", " -1 1"), &["clock", "-1"]);
+    position_refused(&mut e, &broken(start, " 0 1", " +0 1"), &["clock", "+0"]);
+    position_refused(&mut e, &broken(start, " 0 1", " 0 +1"), &["move", "+1"]);
     position_refused(&mut e, &format!("{start} extra"), &["fields"]);
     // A row of nine cells or an unknown piece letter are refused too (their
     // message is checked only for the word "position": see the report on
@@ -578,6 +587,15 @@ fn absurd_numbers_are_refused() {
         ("go depth 99999999999", vec!["depth", "99999999999"]),
         ("go depth -3", vec!["depth", "-3"]),
         ("go depth 1e9", vec!["depth", "1e9"]),
+        ("go depth +3", vec!["depth", "+3"]),
+        ("go movetime +50", vec!["movetime", "+50"]),
+        ("go nodes +5", vec!["nodes", "+5"]),
+        ("go wtime +1000", vec!["wtime", "+1000"]),
+        ("go wtime --5", vec!["wtime", "--5"]),
+        ("go winc +10", vec!["winc", "+10"]),
+        ("setoption name Hash value +5", vec!["Hash", "+5"]),
+        ("setoption name Threads value +1", vec!["Threads", "+1"]),
+        ("bench depth +1", vec!["bench depth", "+1"]),
         ("go depth", vec!["depth", "missing"]),
         ("go perft 11", vec!["perft", "11"]),
         ("go perft 0", vec!["perft", "'0'"]),
@@ -628,6 +646,22 @@ fn absurd_numbers_are_refused() {
         "a search still works: {lines:?}"
     );
     assert!(e.sync().is_empty());
+}
+
+/// A clock a GUI let run over is negative, by any amount: it counts as no
+/// time left, and the engine still moves at once.
+#[test]
+fn negative_clocks_of_any_size_count_as_zero() {
+    let mut e = Engine::start();
+    e.command("position startpos");
+    for clock in ["-1", "-1180591620717411303424"] {
+        let (best, lines, _) = e.go(&format!("go wtime {clock} btime 1000"), engine::TIMEOUT);
+        assert!(
+            !best.is_empty() && best != "0000",
+            "{clock}: a move: {lines:?}"
+        );
+        assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    }
 }
 
 /// Unknown commands and options, and `setoption` without a name.
@@ -782,16 +816,29 @@ fn command_line_perft_refuses_bad_positions() {
         }
         assert!(out.stdout.is_empty(), "{game}: nothing counted");
     }
-    // Out-of-range numbers on the command line: a depth is a usage error
-    // (status 2), a thread count an option error (status 1).
+    // Numbers on the command line are read as in the protocol: one out of
+    // range or with a sign is a usage error (status 2); an option's value
+    // an option error (status 1).
     for (args, status, keyword) in [
         (vec!["perft", "--depth", "0"], 2, "depth"),
         (vec!["perft", "--depth", "11"], 2, "depth"),
         (vec!["perft", "--depth", "x"], 2, "depth"),
+        (vec!["perft", "--depth", "+3"], 2, "depth"),
         (
             vec!["perft", "--depth", "2", "--threads", "0"],
-            1,
+            2,
             "threads",
+        ),
+        (
+            vec!["perft", "--depth", "2", "--threads", "+1"],
+            2,
+            "threads",
+        ),
+        (vec!["bench", "--depth", "+1"], 2, "depth"),
+        (
+            vec!["match", "--games", "+2", "--players", "random", "random"],
+            2,
+            "games",
         ),
         (
             vec!["perft", "--depth", "2", "--option", "Hash=0"],

@@ -114,13 +114,13 @@ fn perft_errors_are_clear_and_fail() {
         ),
         (
             &["perft", "--depth", "2", "--threads", "0"],
-            FAILURE,
-            "Threads",
+            USAGE_ERROR,
+            "--threads",
         ),
         (
             &["perft", "--depth", "2", "--threads", "100000"],
-            FAILURE,
-            "Threads",
+            USAGE_ERROR,
+            "--threads",
         ),
         (
             &["perft", "--depth", "2", "--option", "AfterMate=sometimes"],
@@ -185,7 +185,7 @@ fn bench_prints_each_entry_and_totals() {
     let out = triskel(&["bench", "--depth", "0"]);
     assert_eq!(out.status.code(), Some(USAGE_ERROR));
     let out = triskel(&["bench", "--depth", "1", "--threads", "0"]);
-    assert_eq!(out.status.code(), Some(FAILURE), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(USAGE_ERROR), "{}", stderr(&out));
 }
 
 #[test]

@@ -5,6 +5,7 @@ use super::{
     AfterMate, CLOCK_UNITS_PER_MOVE, EnPassant, GameState, MAX_CLOCK_MOVES, MAX_ROUND, Position,
 };
 use crate::bitboard::Bitboard;
+use crate::number;
 use crate::types::{Army, Cell, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};
 use crate::variants::{CastlingSide, EnPassantRule, Variant};
 use std::fmt::Write;
@@ -123,8 +124,8 @@ impl Position {
                         i += 1;
                     }
                     let run: String = chars[start..i].iter().collect();
-                    match run.parse::<usize>() {
-                        Ok(n) if n >= 1 && n <= cells.len() => next += n,
+                    match number::whole_in(&run, &(1..=cells.len())) {
+                        Some(n) => next += n,
                         _ => reject!("row {}: bad run of empty cells {}", row_no + 1, quote(&run)),
                     }
                 } else {
@@ -796,8 +797,8 @@ fn clock_units(moves: u32, players: usize) -> u16 {
 }
 
 fn read_number(text: &str, what: &str, min: u32, max: u32) -> Result<u32, PositionError> {
-    match text.parse::<u32>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
+    match number::whole_in(text, &(min..=max)) {
+        Some(n) => Ok(n),
         _ => reject!(
             "{what}: expected a number from {min} to {max}, got {}",
             quote(&text)

@@ -2,6 +2,7 @@
 //! depth, and writing the search's `info` and `bestmove` lines.
 
 use crate::moves::Move;
+use crate::number;
 use crate::position::Position;
 use crate::search::{Info, Limits, MAX_DEPTH, Progress, SearchResult, score_text};
 use std::str::FromStr;
@@ -134,10 +135,10 @@ pub fn parse_go(pos: &Position, words: &[&str]) -> Result<GoCommand, String> {
             _ => match clock_word(pos, word) {
                 Some((player, true)) => {
                     // A clock may be negative when a GUI lets it run over; it counts as 0.
-                    let ms = words.get(i + 1).and_then(|t| t.parse::<i64>().ok());
+                    let ms = words.get(i + 1).and_then(|t| number::zero_if_negative(t));
                     match ms {
-                        Some(ms) if ms <= MAX_TIME_MS as i64 => {
-                            limits.time[player] = Some(millis(ms.max(0).unsigned_abs()));
+                        Some(ms) if ms <= MAX_TIME_MS => {
+                            limits.time[player] = Some(millis(ms));
                         }
                         _ => {
                             return Err(format!(
@@ -181,9 +182,9 @@ where
     let Some(text) = words.get(at) else {
         return Err(format!("go {name}: missing value"));
     };
-    match text.parse::<T>() {
-        Ok(n) if range.contains(&n) => Ok(n),
-        _ => Err(format!(
+    match number::whole_in(text, &range) {
+        Some(n) => Ok(n),
+        None => Err(format!(
             "go {name}: expected an integer from {} to {}, got '{text}'",
             range.start(),
             range.end()

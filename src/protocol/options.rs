@@ -6,6 +6,7 @@
 
 use std::sync::OnceLock;
 
+use crate::number;
 use crate::position::AfterMate;
 use crate::search::{Algorithm, Options as SearchOptions};
 use crate::variants::Variant;
@@ -325,8 +326,8 @@ impl OptionSpec {
                 "false" => OptionValue::Bool(false),
                 _ => return Err(format!("{name} is true or false, not '{text}'")),
             },
-            (OptionKind::Spin { min, max, .. }, Some(text)) => match text.parse::<i64>() {
-                Ok(n) if (min..=max.value()).contains(&n) => OptionValue::Int(n),
+            (OptionKind::Spin { min, max, .. }, Some(text)) => match number::integer::<i64>(text) {
+                Some(n) if (min..=max.value()).contains(&n) => OptionValue::Int(n),
                 _ => {
                     return Err(format!(
                         "{name} takes an integer from {min} to {}, not '{text}'",

@@ -5,6 +5,7 @@
 
 use super::external::ExternalEngine;
 use crate::moves::Move;
+use crate::number;
 use crate::position::Position;
 use crate::position::zobrist::splitmix64;
 use crate::protocol::options::{
@@ -237,10 +238,7 @@ fn set_option(
 
 /// A positive whole number.
 fn positive(key: &str, value: &str) -> Result<u64, String> {
-    value
-        .parse::<u64>()
-        .ok()
-        .filter(|&n| n > 0)
+    number::whole_in(value, &(1..=u64::MAX))
         .ok_or_else(|| format!("{key}={value}: expected a positive whole number"))
 }
 
@@ -455,6 +453,9 @@ mod tests {
             "engine:algorithm=best",
             "engine:depth=0",
             "engine:depth=x",
+            "engine:depth=+3",
+            "engine:hash=+4",
+            "engine:movetime=+50",
             "engine:speed=3",
             "engine:depth",
             "engine:depth=2,depth=3",

@@ -18,6 +18,7 @@
 //! Lines starting with `#` are comments; the file starts with [`HEADER`].
 
 use super::game::GameEnd;
+use crate::number;
 use crate::rules::EndReason;
 use crate::types::Player;
 use crate::variants::Variant;
@@ -131,7 +132,7 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Numbers of a list value.
+/// Numbers of a list value (points, which may be fractions).
 fn numbers<T: std::str::FromStr>(key: &str, text: &str) -> Result<Vec<T>, String> {
     words(text)
         .iter()
@@ -186,9 +187,8 @@ impl Record {
             values.push(value);
         }
         let number = |i: usize| {
-            values[i]
-                .parse::<usize>()
-                .map_err(|_| format!("{}: '{}' is no number", KEYS[i], values[i]))
+            number::whole::<usize>(values[i])
+                .ok_or_else(|| format!("{}: '{}' is no number", KEYS[i], values[i]))
         };
         let variant =
             Variant::from_id(values[2]).ok_or_else(|| format!("unknown game '{}'", values[2]))?;
