@@ -311,7 +311,7 @@ impl MatchArgs {
             settings.variant,
             names.join(" vs "),
             schedule.len(),
-            schedule.last().map_or(0, |g| g.round),
+            schedule.rounds(),
             self.time,
             self.inc,
             settings.seed,

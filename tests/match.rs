@@ -282,7 +282,7 @@ fn self_play_names_are_numbered() {
 
 #[test]
 fn bad_flags_fail_clearly() {
-    let cases: [(&[&str], i32, &str); 11] = [
+    let cases: [(&[&str], i32, &str); 13] = [
         (
             &["--variant", "go", "--players", "random", "greedy"],
             FAILURE,
@@ -304,6 +304,23 @@ fn bad_flags_fail_clearly() {
             &["--players", "random", "greedy", "engine"],
             FAILURE,
             "--players",
+        ),
+        // Refused at once, before any memory grows with the count.
+        (
+            &[
+                "--players",
+                "random",
+                "greedy",
+                "--games",
+                "18446744073709551614",
+            ],
+            FAILURE,
+            "at most 1000000000",
+        ),
+        (
+            &["--players", "random", "greedy", "--games", "+2"],
+            USAGE_ERROR,
+            "--games",
         ),
         (
             &["--players", "random", "greedy", "--time", "0"],

@@ -48,6 +48,10 @@ pub const DEFAULT_OPENING_PLIES_PER_PLAYER: usize = 2;
 
 /// Most random opening plies a match may ask for.
 pub const MAX_OPENING_PLIES: usize = 40;
+/// Most games a match plays: a billion, years of play at any time control.
+/// The schedule takes memory independent of the count; a larger count is
+/// a mistake, refused before anything starts.
+pub const MAX_GAMES: usize = 1_000_000_000;
 
 /// Stream tag of the openings' seeds (kept apart from the players').
 const OPENING_STREAM: u64 = 1;
@@ -75,8 +79,49 @@ pub struct MatchSettings {
     pub concurrency: usize,
 }
 
+/// The games of a match, made one at a time as they are played, so that a
+/// schedule of any length takes the memory of one round.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    /// The seatings of each round.
+    round: Vec<Vec<usize>>,
+    /// Games in all.
+    games: usize,
+}
+
+impl Schedule {
+    /// Games in the match.
+    pub fn len(&self) -> usize {
+        self.games
+    }
+
+    /// Whether the match has no games (never, for checked settings).
+    pub fn is_empty(&self) -> bool {
+        self.games == 0
+    }
+
+    /// Game `index` (from 0, in the order of play: round by round).
+    pub fn game(&self, index: usize) -> ScheduledGame {
+        ScheduledGame {
+            id: index + 1,
+            round: index / self.round.len() + 1,
+            seats: self.round[index % self.round.len()].clone(),
+        }
+    }
+
+    /// Rounds in the match.
+    pub fn rounds(&self) -> usize {
+        self.games / self.round.len()
+    }
+
+    /// Every game, in the order of play.
+    pub fn games(&self) -> impl Iterator<Item = ScheduledGame> + '_ {
+        (0..self.games).map(|index| self.game(index))
+    }
+}
+
 /// One game of the schedule.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct ScheduledGame {
     /// Game number, from 1.
     pub id: usize,
@@ -108,6 +153,9 @@ impl MatchSettings {
         let players = self.variant.game().players;
         let round = seatings(players, self.players.len())
             .map_err(|why| format!("--players: {why} ({})", self.variant))?;
+        if self.games > MAX_GAMES {
+            return Err(format!("--games {}: at most {MAX_GAMES}", self.games));
+        }
         if self.games == 0 || !self.games.is_multiple_of(round.len()) {
             return Err(format!(
                 "--games {}: must be a positive multiple of {} (the seatings of a round of {} with {} configurations)",
@@ -131,23 +179,12 @@ impl MatchSettings {
         Ok(round)
     }
 
-    /// Every game of the match, round by round.
-    pub fn schedule(&self) -> Result<Vec<ScheduledGame>, String> {
-        let round = self.round_seatings()?;
-        let rounds = self.games / round.len();
-        let round = &round;
-        Ok((0..rounds)
-            .flat_map(|r| {
-                round
-                    .iter()
-                    .enumerate()
-                    .map(move |(i, seats)| ScheduledGame {
-                        id: r * round.len() + i + 1,
-                        round: r + 1,
-                        seats: seats.clone(),
-                    })
-            })
-            .collect())
+    /// Every game of the match, round by round, checking the settings.
+    pub fn schedule(&self) -> Result<Schedule, String> {
+        Ok(Schedule {
+            round: self.round_seatings()?,
+            games: self.games,
+        })
     }
 
     /// The opening of round `round` (from 1).
@@ -202,15 +239,16 @@ pub fn run_match(
     on_game: &(dyn Fn(&Finished) + Sync),
 ) -> Result<PointsTable, String> {
     let schedule = settings.schedule()?;
-    let rounds = schedule.last().map_or(0, |g| g.round);
-    let openings: Vec<Opening> = (1..=rounds).map(|r| settings.opening(r)).collect();
     let names: Vec<&str> = settings.players.iter().map(|p| p.name.as_str()).collect();
     let rules = settings.variant.game();
     let letters = &rules.letters[..rules.players];
     let state = Mutex::new((PointsTable::new(&names, letters), 0usize));
     let total = schedule.len();
-    let play = |game: &ScheduledGame| -> Result<(), String> {
-        let opening = &openings[game.round - 1];
+    let play = |index: usize| -> Result<(), String> {
+        let game = &schedule.game(index);
+        // Drawn again for each game of the round: a few random plies, fewer
+        // than the memory of every round's opening would cost.
+        let opening = &settings.opening(game.round);
         let setup = GameSetup {
             start: &opening.position,
             seats: game.seats.iter().map(|&c| &settings.players[c]).collect(),
@@ -239,7 +277,10 @@ pub fn run_match(
         .map_err(|why| format!("cannot start the game threads: {why}"))?;
     pool.install(|| {
         use rayon::prelude::*;
-        schedule.par_iter().with_max_len(1).try_for_each(play)
+        (0..total)
+            .into_par_iter()
+            .with_max_len(1)
+            .try_for_each(play)
     })?;
     let (table, _) = state.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(table)
@@ -278,7 +319,8 @@ mod tests {
     #[test]
     fn the_schedule_rotates_seats_round_by_round() {
         let s = settings(Variant::Star, &["random", "greedy"], 12);
-        let games = s.schedule().unwrap();
+        let schedule = s.schedule().unwrap();
+        let games: Vec<ScheduledGame> = schedule.games().collect();
         assert_eq!(games.len(), 12);
         assert_eq!(games[6].round, 2);
         assert_eq!(games[6].seats, games[0].seats);
@@ -297,6 +339,22 @@ mod tests {
                 .schedule()
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_schedule_of_any_length_is_made_as_it_is_played() {
+        let s = settings(Variant::Chess, &["random", "greedy"], MAX_GAMES);
+        let schedule = s.schedule().unwrap();
+        assert_eq!(schedule.len(), MAX_GAMES);
+        let last = schedule.game(MAX_GAMES - 1);
+        assert_eq!((last.id, last.round), (MAX_GAMES, MAX_GAMES / 2));
+        assert_eq!(last.seats, [1, 0]);
+        for absurd in [MAX_GAMES + 2, usize::MAX - 1] {
+            let err = settings(Variant::Chess, &["random", "greedy"], absurd)
+                .schedule()
+                .unwrap_err();
+            assert!(err.contains("at most"), "{err}");
+        }
     }
 
     #[test]
