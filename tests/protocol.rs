@@ -1367,3 +1367,72 @@ fn chess_plays_on_where_a_draw_can_be_claimed_and_ends_on_dead_material() {
         "{lines:?}"
     );
 }
+
+/// Plies in which each player moves a knight out and then back, leaving
+/// the start position of `variant` as it was.
+fn knight_shuffle(variant: Variant) -> Vec<String> {
+    use triskel::types::PieceKind;
+    let mut pos = Position::start(variant);
+    let players = variant.game().players;
+    let mut out = Vec::new();
+    for _ in 0..players {
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| {
+                pos.piece_at(m.from()).map(|p| p.kind()) == Some(PieceKind::Knight)
+                    && pos.piece_at(m.to()).is_none()
+            })
+            .expect("a knight move that captures nothing");
+        out.push(m);
+        pos.make(m);
+    }
+    let mut plies: Vec<String> = Vec::new();
+    let mut replay = Position::start(variant);
+    for &m in &out {
+        plies.push(replay.move_text(m));
+        replay.make(m);
+    }
+    for m in out {
+        let back = replay
+            .legal_moves()
+            .into_iter()
+            .find(|b| b.from() == m.to() && b.to() == m.from())
+            .expect("the knight goes back");
+        plies.push(replay.move_text(back));
+        replay.make(back);
+    }
+    plies
+}
+
+#[test]
+fn moves_after_a_repetition_are_refused_except_in_classical_chess() {
+    // In the three-player games and the pyramid a threefold repetition ends
+    // the game by itself; in classical chess it only allows a claim.
+    for variant in Variant::ALL {
+        let shuffle = knight_shuffle(variant);
+        let mut e = Engine::start();
+        e.command(&format!(
+            "setoption name UCI_Variant value {}",
+            variant.id()
+        ));
+        let threefold = [shuffle.join(" "), shuffle.join(" ")].join(" ");
+        assert!(
+            e.command(&format!("position startpos moves {threefold}"))
+                .is_empty(),
+            "{variant}: {threefold}"
+        );
+        let one_more = format!("position startpos moves {threefold} {}", shuffle[0]);
+        let lines = e.command(&one_more);
+        if variant == Variant::Chess {
+            assert!(lines.is_empty(), "{lines:?}");
+            assert!(e.show("State").starts_with("in play, draw claimable"));
+        } else {
+            assert!(
+                lines.len() == 1
+                    && lines[0].contains("comes after the end of the game (repetition)"),
+                "{variant}: {lines:?}"
+            );
+        }
+    }
+}
