@@ -2,7 +2,7 @@
 //! stdin/stdout (protocol.md); `perft` and `bench` for testing and timing;
 //! `match` for measuring playing strength.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -19,8 +19,9 @@ use triskel::protocol::setup::build_position;
 use triskel::protocol::{self, Output, perft_lines};
 use triskel::rules::format_points;
 use triskel::search::MAX_DEPTH;
+use triskel::tournament::engine_spec::{ENGINE_SPEC_KEYS, ExternalConfig};
 use triskel::tournament::game::TimeControl;
-use triskel::tournament::player::{ENGINE_KEYS, PlayerConfig};
+use triskel::tournament::player::{ENGINE_KEYS, PlayerConfig, PlayerKind};
 use triskel::tournament::record::{HEADER, Record};
 use triskel::tournament::{
     DEFAULT_MAX_PLIES, DEFAULT_OPENING_PLIES_PER_PLAYER, Finished, MAX_OPENING_PLIES,
@@ -97,9 +98,22 @@ struct MatchArgs {
     /// Game id (see `uci` for the list).
     #[arg(long, default_value = "chess")]
     variant: String,
-    /// The configurations: 2, or 2 or 3 in a three-player game (see below).
-    #[arg(long, num_args = 2..=3, required = true, value_name = "SPEC")]
+    /// Built-in configurations and `exec:PATH` engines (see below); with
+    /// the `--engine`s, 2 in all, or 2 or 3 in a three-player game.
+    #[arg(long, num_args = 1..=3, value_name = "SPEC")]
     players: Vec<String>,
+    /// An engine in another process, as cutechess-cli takes it: `cmd=PATH`
+    /// and further KEY=VALUE words (see below); repeat per engine. The
+    /// configurations are the --players, then the --engines.
+    #[arg(long, num_args = 1.., action = clap::ArgAction::Append, value_name = "KEY=VALUE")]
+    engine: Vec<String>,
+    /// The words of each `--engine`, one list per occurrence (clap's
+    /// derive keeps only all words together; see [`engine_occurrences`]).
+    #[arg(skip)]
+    engines: Vec<Vec<String>>,
+    /// KEY=VALUE words for every --engine (an engine's own keys win).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    each: Vec<String>,
     /// Games in total: a multiple of a round's seatings (2 with two players, 6 with three).
     #[arg(long, default_value_t = 12, value_parser = number::argument(1..=usize::MAX))]
     games: usize,
@@ -141,9 +155,12 @@ fn match_help() -> String {
         text.push_str(&format!("      {key:<10} {meaning}\n"));
     }
     text.push_str(
-        "  exec:PATH                an engine in another process speaking the protocol \
-         (another build of this engine, say), on the clock\n",
+        "  exec:PATH                an engine in another process, as --engine cmd=PATH\n\
+         \n--engine keys:\n",
     );
+    for (key, meaning) in ENGINE_SPEC_KEYS {
+        text.push_str(&format!("  {key:<12} {meaning}\n"));
+    }
     text.push_str(
         "\nA round plays every seating once from one random opening: both colours, or \
          all 6 orders of three players (two configurations sit A,A,B and A,B,B). \
@@ -154,8 +171,24 @@ fn match_help() -> String {
     text
 }
 
+/// The words of each `--engine` of `triskel match`, one list per occurrence.
+fn engine_occurrences(matches: &clap::ArgMatches) -> Vec<Vec<String>> {
+    matches
+        .subcommand_matches("match")
+        .and_then(|m| m.get_occurrences::<String>("engine"))
+        .map(|occurrences| occurrences.map(|words| words.cloned().collect()).collect())
+        .unwrap_or_default()
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
+    if let Some(Command::Match(args)) = &mut cli.command {
+        args.engines = engine_occurrences(&matches);
+    }
     let result = match cli.command {
         None => {
             let stdin = std::io::stdin();
@@ -259,17 +292,32 @@ impl MatchArgs {
                     ids.join(" ")
                 )
             })?;
-        let players = unique_names(&self.players)
+        let mut players = self
+            .players
             .iter()
-            .zip(&self.players)
-            .map(|(name, spec)| {
-                PlayerConfig::parse(spec).map(|config| PlayerConfig {
-                    name: name.clone(),
-                    ..config
-                })
-            })
+            .map(|spec| PlayerConfig::parse(spec))
             .collect::<Result<Vec<_>, String>>()
             .map_err(|why| format!("--players: {why}"))?;
+        if !self.each.is_empty() && self.engines.is_empty() {
+            return Err("--each: there is no --engine to apply it to".to_string());
+        }
+        for words in &self.engines {
+            let (name, external) = ExternalConfig::parse(words, &self.each)
+                .map_err(|why| format!("--engine {}: {why}", words.join(" ")))?;
+            players.push(PlayerConfig {
+                name,
+                kind: PlayerKind::External(external),
+            });
+        }
+        if players.is_empty() {
+            return Err(
+                "no configurations: give them with --players and --engine (see --help)".to_string(),
+            );
+        }
+        let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+        for (player, name) in players.iter_mut().zip(unique_names(&names)) {
+            player.name = name;
+        }
         let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
         Ok(MatchSettings {
             variant,

@@ -282,7 +282,7 @@ fn self_play_names_are_numbered() {
 
 #[test]
 fn bad_flags_fail_clearly() {
-    let cases: [(&[&str], i32, &str); 13] = [
+    let cases: [(&[&str], i32, &str); 16] = [
         (
             &["--variant", "go", "--players", "random", "greedy"],
             FAILURE,
@@ -327,9 +327,24 @@ fn bad_flags_fail_clearly() {
             USAGE_ERROR,
             "--time",
         ),
-        (&["--players", "random"], USAGE_ERROR, "--players"),
-        (&["--games", "2"], USAGE_ERROR, "--players"),
+        (&["--players", "random"], FAILURE, "2 configurations, not 1"),
+        (&["--games", "2"], FAILURE, "--players and --engine"),
         (&["--players", "random", "exec:"], FAILURE, "exec:PATH"),
+        (
+            &["--players", "random", "--engine", "name=x"],
+            FAILURE,
+            "cmd=PATH is missing",
+        ),
+        (
+            &["--players", "random", "--engine", "cmd=x", "proto=xboard"],
+            FAILURE,
+            "proto=xboard",
+        ),
+        (
+            &["--players", "random", "greedy", "--each", "st=1"],
+            FAILURE,
+            "--each",
+        ),
         (
             &["--players", "random", "exec:/nonexistent/engine"],
             FAILURE,
@@ -465,5 +480,98 @@ fn a_process_that_stops_answering_forfeits_and_the_match_goes_on() {
         stderr(&out).contains("exited before 'bestmove'"),
         "{}",
         stderr(&out)
+    );
+}
+
+/// A shell script at `file` that writes every line it is sent to `log`
+/// and passes it to this engine: a UCI engine whose input can be read.
+fn logging_engine(file: &TempFile, log: &TempFile) {
+    std::fs::write(
+        &file.0,
+        format!(
+            "#!/bin/sh\ntee -a '{}' | '{}'\n",
+            log.path(),
+            env!("CARGO_BIN_EXE_triskel")
+        ),
+    )
+    .expect("the script is written");
+    let made_executable = Command::new("chmod")
+        .args(["+x", file.path()])
+        .status()
+        .expect("chmod runs");
+    assert!(made_executable.success());
+}
+
+/// Whether `fen` is standard FEN: the board in the standard's letters only.
+fn is_standard_fen(fen: &str) -> bool {
+    let fields: Vec<&str> = fen.split(' ').collect();
+    fields.len() == 6
+        && fields[0].split('/').count() == 8
+        && fields[0]
+            .chars()
+            .all(|c| "prnbqkPRNBQK12345678/".contains(c))
+}
+
+#[test]
+fn a_uci_engine_gets_standard_uci_in_classical_chess() {
+    let script = TempFile::new("logging-engine.sh");
+    let log = TempFile::new("logging-engine.log");
+    logging_engine(&script, &log);
+    let engine = format!("cmd={}", script.path());
+    let out = triskel(&[
+        "match",
+        "--players",
+        "greedy",
+        "--engine",
+        &engine,
+        "name=logged",
+        "option.Hash=8",
+        "--each",
+        "option.Move Overhead=20",
+        "--games",
+        "2",
+        "--time",
+        "2000",
+        "--inc",
+        "20",
+        "--max-plies",
+        "30",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = table(&stdout(&out));
+    assert_eq!(
+        (rows[1].0.as_str(), rows[1].1),
+        ("logged", 2),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!stderr(&out).contains("forfeit"), "{}", stderr(&out));
+    let sent = std::fs::read_to_string(&log.0).expect("the engine's input was logged");
+    let lines: Vec<&str> = sent.lines().collect();
+    assert!(!sent.contains("UCI_Variant"), "{sent}");
+    for option in [
+        "setoption name Hash value 8",
+        "setoption name Move Overhead value 20",
+    ] {
+        assert_eq!(lines.iter().filter(|l| **l == option).count(), 2, "{sent}");
+    }
+    let positions: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("position "))
+        .collect();
+    assert!(!positions.is_empty(), "{sent}");
+    for position in positions {
+        let start = position.split(" moves ").next().unwrap_or_default();
+        let fen = start.strip_prefix("fen ");
+        assert!(
+            start == "startpos" || fen.is_some_and(is_standard_fen),
+            "{position}"
+        );
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("go wtime ") && l.contains(" btime ")),
+        "{sent}"
     );
 }

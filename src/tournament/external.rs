@@ -1,20 +1,26 @@
 //! An engine in another process, driven through the protocol
-//! (protocol.md): the `exec:PATH` player of a match, so that two builds of
-//! the engine (or another engine speaking the protocol) can play each other
-//! the way a tournament manager runs them.
+//! (protocol.md): the `--engine` and `exec:PATH` players of a match, so
+//! that two builds of the engine, or any UCI engine in classical chess, can
+//! play each other the way a tournament manager runs them.
 //!
 //! Per game the process is started, answers `uci` with `uciok`, is given
-//! the game with `setoption name UCI_Variant`, `ucinewgame` and `isready`;
-//! for each move it gets `position fen <start> moves ...` and `go` with
-//! every clocked player's time and increment, and answers `bestmove`. An
+//! its options (`setoption name ... value ...`), the game (`setoption name
+//! UCI_Variant`, except in standard UCI), `ucinewgame` and `isready`; for
+//! each move it gets the position (`position startpos` or `position fen`
+//! with standard FEN in classical chess under standard UCI, else `position
+//! fen <start>` in the protocol's format, then `moves ...`) and `go` with
+//! every clocked player's time and increment (or the engine's fixed
+//! `movetime`, `depth` or `nodes`), and answers `bestmove`. An
 //! engine that does not answer in its time is sent `stop`; one that exits,
 //! or writes no `bestmove`, forfeits the game. At the end it gets `quit`
 //! and is killed if it does not exit.
 
+use super::engine_spec::{Dialect, ExternalConfig, FixedLimit};
 use super::player::ClockView;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::protocol::go::{INCREMENT_SUFFIX, TIME_SUFFIX};
+use crate::variants::Variant;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -26,6 +32,9 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long past its remaining time an engine is waited for before `stop`,
 /// and again after `stop` before it is given up.
 const GRACE: Duration = Duration::from_secs(1);
+/// How long an engine searching to a fixed depth or node count may take
+/// for a move before it is stopped: such a search has no clock to keep.
+const FIXED_SEARCH_WAIT: Duration = Duration::from_secs(600);
 /// How long an engine may take to exit after `quit` before it is killed.
 const QUIT_WAIT: Duration = Duration::from_millis(500);
 /// Polling interval while waiting for an engine to exit.
@@ -38,15 +47,24 @@ pub struct ExternalEngine {
     /// The engine's output, line by line, read by a thread of its own so
     /// that waiting for an answer can time out.
     lines: Receiver<String>,
-    /// The game's start position, as sent with every move.
-    start_fen: String,
+    /// The `position` command of the game's start, to which every move's
+    /// command adds the moves.
+    start_command: String,
+    /// A fixed search per move, if any.
+    limit: FixedLimit,
 }
 
 impl ExternalEngine {
-    /// Starts the engine at `path` for a game of `start`'s variant from
+    /// Starts the engine of `config` for a game of `start`'s variant from
     /// `start`, or says why it could not be started.
-    pub fn start(path: &str, start: &Position) -> Result<ExternalEngine, String> {
-        let mut child = Command::new(path)
+    pub fn start(config: &ExternalConfig, start: &Position) -> Result<ExternalEngine, String> {
+        let path = &config.command;
+        let mut command = Command::new(path);
+        command.args(&config.args);
+        if let Some(dir) = &config.dir {
+            command.current_dir(dir);
+        }
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -66,26 +84,39 @@ impl ExternalEngine {
                 }
             }
         });
+        let standard = config.dialect == Dialect::Uci && start.variant() == Variant::Chess;
         let mut engine = ExternalEngine {
             child,
             input,
             lines,
-            start_fen: start.fen(),
+            start_command: start_command(start, standard),
+            limit: config.limit,
         };
         engine
-            .handshake(start)
+            .handshake(config, start, standard)
             .map_err(|why| format!("'{path}': {why}"))?;
         Ok(engine)
     }
 
-    /// `uci` … `uciok`, the variant, a new game, `isready` … `readyok`.
-    fn handshake(&mut self, start: &Position) -> Result<(), String> {
+    /// `uci` … `uciok`, the options, the variant (not in standard UCI), a
+    /// new game, `isready` … `readyok`.
+    fn handshake(
+        &mut self,
+        config: &ExternalConfig,
+        start: &Position,
+        standard: bool,
+    ) -> Result<(), String> {
         self.send("uci")?;
         self.wait_for("uciok", Instant::now() + HANDSHAKE_TIMEOUT)?;
-        self.send(&format!(
-            "setoption name UCI_Variant value {}",
-            start.variant().id()
-        ))?;
+        for (name, value) in &config.options {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        if !standard {
+            self.send(&format!(
+                "setoption name UCI_Variant value {}",
+                start.variant().id()
+            ))?;
+        }
         self.send("ucinewgame")?;
         self.send("isready")?;
         self.wait_for("readyok", Instant::now() + HANDSHAKE_TIMEOUT)?;
@@ -101,15 +132,30 @@ impl ExternalEngine {
         moves: &[String],
         clocks: &ClockView,
     ) -> Result<Move, String> {
-        let mut position = format!("position fen {}", self.start_fen);
+        let mut position = self.start_command.clone();
         if !moves.is_empty() {
             position.push_str(" moves ");
             position.push_str(&moves.join(" "));
         }
         self.send(&position)?;
-        self.send(&go_command(pos, clocks))?;
-        let mover_time = clocks.time[pos.to_move().index()].unwrap_or(Duration::ZERO);
-        let answer = match self.read_until("bestmove", Instant::now() + mover_time + GRACE) {
+        let (go, allowed) = match self.limit {
+            FixedLimit {
+                movetime: Some(time),
+                ..
+            } => (format!("go movetime {}", time.as_millis()), time),
+            FixedLimit {
+                depth: Some(depth), ..
+            } => (format!("go depth {depth}"), FIXED_SEARCH_WAIT),
+            FixedLimit {
+                nodes: Some(nodes), ..
+            } => (format!("go nodes {nodes}"), FIXED_SEARCH_WAIT),
+            _ => (
+                go_command(pos, clocks),
+                clocks.time[pos.to_move().index()].unwrap_or(Duration::ZERO),
+            ),
+        };
+        self.send(&go)?;
+        let answer = match self.read_until("bestmove", Instant::now() + allowed + GRACE) {
             Ok(line) => line,
             Err(Silence::Timeout) => {
                 self.send("stop")?;
@@ -188,6 +234,21 @@ impl Drop for ExternalEngine {
     }
 }
 
+/// The `position` command of a game's start: in standard UCI `position
+/// startpos` or `position fen` with standard FEN, else the protocol's
+/// position format.
+fn start_command(start: &Position, standard: bool) -> String {
+    if !standard {
+        return format!("position fen {}", start.fen());
+    }
+    let fen = start.standard_fen();
+    if fen == Position::start(Variant::Chess).standard_fen() {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {fen}")
+    }
+}
+
 /// `go` with the remaining time and increment of every clocked player,
 /// named by the game's player letters (`go wtime 9000 btime 8500 winc 100 binc 100`).
 fn go_command(pos: &Position, clocks: &ClockView) -> String {
@@ -232,9 +293,26 @@ mod tests {
     }
 
     #[test]
+    fn standard_uci_gets_standard_positions_and_the_rest_the_protocol_format() {
+        let chess = Position::start(Variant::Chess);
+        assert_eq!(start_command(&chess, true), "position startpos");
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let pos = Position::from_fen(Variant::Chess, kiwipete).unwrap();
+        assert_eq!(
+            start_command(&pos, true),
+            format!("position fen {kiwipete}")
+        );
+        assert_eq!(
+            start_command(&chess, false),
+            format!("position fen {}", chess.fen())
+        );
+        assert!(start_command(&chess, false).contains("wR"));
+    }
+
+    #[test]
     fn a_missing_program_is_refused_clearly() {
         let pos = Position::start(Variant::Chess);
-        let err = ExternalEngine::start("/nonexistent/engine", &pos)
+        let err = ExternalEngine::start(&ExternalConfig::program("/nonexistent/engine"), &pos)
             .err()
             .expect("no such program");
         assert!(err.contains("cannot start '/nonexistent/engine'"), "{err}");
@@ -243,7 +321,7 @@ mod tests {
     #[test]
     fn a_program_that_exits_at_once_is_refused_clearly() {
         let pos = Position::start(Variant::Chess);
-        let err = ExternalEngine::start("true", &pos)
+        let err = ExternalEngine::start(&ExternalConfig::program("true"), &pos)
             .err()
             .expect("true speaks no protocol");
         assert!(err.contains("exited"), "{err}");

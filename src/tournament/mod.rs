@@ -25,6 +25,7 @@
 //! sums points per configuration (a configuration seated twice in a game
 //! collects both seats' points).
 
+pub mod engine_spec;
 pub mod external;
 pub mod game;
 pub mod player;

@@ -3,6 +3,7 @@
 //! (the capture of the most valuable piece, else a random move), both driven
 //! by a seeded generator so that a match can be replayed.
 
+use super::engine_spec::ExternalConfig;
 use super::external::ExternalEngine;
 use crate::moves::Move;
 use crate::number;
@@ -106,9 +107,8 @@ pub enum PlayerKind {
     Greedy,
     /// The engine's search.
     Engine(EngineConfig),
-    /// An engine in another process, started from this path, driven
-    /// through the protocol.
-    External(String),
+    /// An engine in another process, driven through the protocol.
+    External(ExternalConfig),
 }
 
 /// A named player configuration of a match.
@@ -144,7 +144,9 @@ impl PlayerConfig {
                 engine_config(overrides.unwrap_or_default())
                     .map_err(|why| format!("player '{spec}': {why}"))?,
             ),
-            (EXEC, Some(path)) if !path.is_empty() => PlayerKind::External(path.to_string()),
+            (EXEC, Some(path)) if !path.is_empty() => {
+                PlayerKind::External(ExternalConfig::program(path))
+            }
             (EXEC, _) => {
                 return Err(format!(
                     "player '{spec}': exec needs the engine's path (exec:PATH)"
@@ -162,13 +164,13 @@ impl PlayerConfig {
         })
     }
 
-    /// Whether the player's clock runs and can run out (baselines,
-    /// engines in other processes, and this engine without a fixed depth,
-    /// node count or time per move).
+    /// Whether the player's clock runs and can run out (baselines, and
+    /// engines without a fixed depth, node count or time per move).
     pub fn is_clocked(&self) -> bool {
         match &self.kind {
             PlayerKind::Engine(engine) => engine.is_clocked(),
-            PlayerKind::Random | PlayerKind::Greedy | PlayerKind::External(_) => true,
+            PlayerKind::External(external) => external.limit.is_none(),
+            PlayerKind::Random | PlayerKind::Greedy => true,
         }
     }
 }
@@ -290,8 +292,8 @@ impl Mover {
                     config: engine.clone(),
                 }
             }
-            PlayerKind::External(path) => Mover::External(Box::new(
-                ExternalEngine::start(path, start)
+            PlayerKind::External(external) => Mover::External(Box::new(
+                ExternalEngine::start(external, start)
                     .map_err(|why| format!("{}: {why}", config.name))?,
             )),
         })

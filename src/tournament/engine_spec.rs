@@ -1,0 +1,249 @@
+//! `--engine KEY=VALUE ...`: an engine in another process described as
+//! cutechess-cli and fastchess take it, and `exec:PATH`, its shorthand.
+//!
+//! | key | value |
+//! |---|---|
+//! | `cmd` | the program (required) |
+//! | `name` | the name in tables and records (default: the program's file name) |
+//! | `args` | arguments, split at spaces (`args="--uci --quiet"`) |
+//! | `dir` | the working directory |
+//! | `option.NAME` | `setoption name NAME value VALUE` before each game |
+//! | `proto` | `uci` (default): standard UCI in classical chess (`position startpos`/standard FEN, no `UCI_Variant`), the protocol's own format in the other games; `triskel`: the protocol's own format and `UCI_Variant` in every game |
+//! | `st` | seconds per move (`go movetime`), without a clock |
+//! | `depth` | `go depth N`, without a clock |
+//! | `nodes` | `go nodes N`, without a clock |
+//!
+//! `--each KEY=VALUE ...` gives keys for every `--engine`; an engine's own
+//! keys win.
+
+use crate::number;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The keys of an engine description, with what they mean (for `--help`).
+pub const ENGINE_SPEC_KEYS: [(&str, &str); 9] = [
+    ("cmd", "the program (required)"),
+    (
+        "name",
+        "the name in tables and records (default: the file name)",
+    ),
+    ("args", "the program's arguments, split at spaces"),
+    ("dir", "the working directory"),
+    ("option.NAME", "set engine option NAME before each game"),
+    (
+        "proto",
+        "uci (standard UCI in classical chess) | triskel (the protocol's own format everywhere)",
+    ),
+    ("st", "seconds per move (go movetime), without a clock"),
+    ("depth", "go depth N, without a clock"),
+    ("nodes", "go nodes N, without a clock"),
+];
+
+/// The prefix of the keys that set an engine's options.
+const OPTION_PREFIX: &str = "option.";
+/// Milliseconds in a second, for `st`.
+const MS_PER_SECOND: f64 = 1000.0;
+/// The longest `st` accepted: a day per move.
+const MAX_SECONDS_PER_MOVE: f64 = 86_400.0;
+
+/// How an engine in another process is spoken to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Standard UCI where the game is classical chess (positions as
+    /// `startpos` or standard FEN, no `UCI_Variant`); elsewhere the
+    /// protocol's own format, which is UCI extended.
+    Uci,
+    /// The protocol's own position format and `UCI_Variant` in every game.
+    Triskel,
+}
+
+/// What an engine searches for on each move, instead of by its clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FixedLimit {
+    /// `go movetime`.
+    pub movetime: Option<Duration>,
+    /// `go depth`.
+    pub depth: Option<u32>,
+    /// `go nodes`.
+    pub nodes: Option<u64>,
+}
+
+impl FixedLimit {
+    /// Whether no limit is set (the engine plays by its clock).
+    pub fn is_none(&self) -> bool {
+        *self == FixedLimit::default()
+    }
+}
+
+/// An engine in another process.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalConfig {
+    /// The program.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Its working directory (default: ours).
+    pub dir: Option<PathBuf>,
+    /// Options set before each game, in the order given.
+    pub options: Vec<(String, String)>,
+    /// How positions are sent.
+    pub dialect: Dialect,
+    /// A fixed search per move, if any.
+    pub limit: FixedLimit,
+}
+
+impl ExternalConfig {
+    /// The engine at `command`, with default settings (`exec:PATH`).
+    pub fn program(command: &str) -> ExternalConfig {
+        ExternalConfig {
+            command: command.to_string(),
+            args: Vec::new(),
+            dir: None,
+            options: Vec::new(),
+            dialect: Dialect::Uci,
+            limit: FixedLimit::default(),
+        }
+    }
+
+    /// Reads an `--engine` description, with the `--each` keys under it,
+    /// into the engine's name and configuration.
+    pub fn parse(words: &[String], each: &[String]) -> Result<(String, ExternalConfig), String> {
+        let mut pairs: Vec<(&str, &str)> = Vec::new();
+        for word in each.iter().chain(words) {
+            let (key, value) = word
+                .split_once('=')
+                .ok_or_else(|| format!("'{word}': expected KEY=VALUE"))?;
+            pairs.retain(|&(k, _)| k != key);
+            pairs.push((key, value));
+        }
+        let mut name = None;
+        let mut config = ExternalConfig::program("");
+        for (key, value) in pairs {
+            match key {
+                "cmd" => config.command = value.to_string(),
+                "name" => name = Some(value.to_string()),
+                "args" => config.args = value.split_whitespace().map(str::to_string).collect(),
+                "dir" => config.dir = Some(PathBuf::from(value)),
+                "proto" => {
+                    config.dialect = match value {
+                        "uci" => Dialect::Uci,
+                        "triskel" => Dialect::Triskel,
+                        _ => return Err(format!("proto={value}: expected uci or triskel")),
+                    }
+                }
+                "st" => config.limit.movetime = Some(seconds(value)?),
+                "depth" => {
+                    config.limit.depth =
+                        Some(number::whole_in(value, &(1..=u32::MAX)).ok_or_else(|| {
+                            format!("depth={value}: expected a positive integer")
+                        })?);
+                }
+                "nodes" => {
+                    config.limit.nodes =
+                        Some(number::whole_in(value, &(1..=u64::MAX)).ok_or_else(|| {
+                            format!("nodes={value}: expected a positive integer")
+                        })?);
+                }
+                _ => match key.strip_prefix(OPTION_PREFIX) {
+                    Some(option) if !option.is_empty() => {
+                        config.options.push((option.to_string(), value.to_string()));
+                    }
+                    _ => {
+                        let keys: Vec<&str> = ENGINE_SPEC_KEYS.iter().map(|&(k, _)| k).collect();
+                        return Err(format!("unknown key '{key}' (keys: {})", keys.join(" ")));
+                    }
+                },
+            }
+        }
+        if config.command.is_empty() {
+            return Err("cmd=PATH is missing".to_string());
+        }
+        let name = name.unwrap_or_else(|| file_name(&config.command));
+        if name.is_empty() || name.chars().any(char::is_whitespace) {
+            return Err(format!("name '{name}': one word without spaces"));
+        }
+        Ok((name, config))
+    }
+}
+
+/// The file name of a program path.
+fn file_name(command: &str) -> String {
+    std::path::Path::new(command)
+        .file_name()
+        .map_or_else(|| command.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// A positive number of seconds (decimals allowed, as cutechess's `st`).
+fn seconds(text: &str) -> Result<Duration, String> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+    let seconds: Option<f64> = (!whole.is_empty() && digits(whole) && digits(fraction))
+        .then(|| text.parse().ok())
+        .flatten();
+    match seconds {
+        Some(s) if s > 0.0 && s <= MAX_SECONDS_PER_MOVE => {
+            Ok(Duration::from_millis((s * MS_PER_SECOND).round() as u64))
+        }
+        _ => Err(format!(
+            "st={text}: expected seconds above 0 and at most {MAX_SECONDS_PER_MOVE}"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split(' ').map(str::to_string).collect()
+    }
+
+    #[test]
+    fn an_engine_is_described_by_keys_with_common_ones_beneath() {
+        let (name, config) = ExternalConfig::parse(
+            &words("cmd=/usr/games/stockfish option.UCI_Elo=2000 st=0.5"),
+            &words("option.Hash=32 st=1 proto=uci"),
+        )
+        .unwrap();
+        assert_eq!(name, "stockfish");
+        assert_eq!(config.command, "/usr/games/stockfish");
+        assert_eq!(
+            config.options,
+            [
+                ("Hash".to_string(), "32".to_string()),
+                ("UCI_Elo".to_string(), "2000".to_string())
+            ]
+        );
+        assert_eq!(config.limit.movetime, Some(Duration::from_millis(500)));
+        assert_eq!(config.dialect, Dialect::Uci);
+        let mut args = words("cmd=./e name=new proto=triskel dir=/tmp depth=4");
+        args.push("args=--a  --b".to_string());
+        let (name, config) = ExternalConfig::parse(&args, &[]).unwrap();
+        assert_eq!(name, "new");
+        assert_eq!(config.args, ["--a", "--b"]);
+        assert_eq!(config.dir, Some(PathBuf::from("/tmp")));
+        assert_eq!(
+            (config.dialect, config.limit.depth),
+            (Dialect::Triskel, Some(4))
+        );
+    }
+
+    #[test]
+    fn bad_descriptions_are_refused_clearly() {
+        for (text, mention) in [
+            ("name=x", "cmd=PATH"),
+            ("cmd=e proto=xboard", "proto"),
+            ("cmd=e st=0", "st=0"),
+            ("cmd=e st=+1", "st=+1"),
+            ("cmd=e st=1e3", "st=1e3"),
+            ("cmd=e depth=0", "depth"),
+            ("cmd=e nodes=-5", "nodes"),
+            ("cmd=e colour=red", "unknown key 'colour'"),
+            ("cmd=e option.=3", "unknown key"),
+            ("cmd=e flag", "KEY=VALUE"),
+        ] {
+            let err = ExternalConfig::parse(&words(text), &[]).unwrap_err();
+            assert!(err.contains(mention), "{text}: {err}");
+        }
+    }
+}
