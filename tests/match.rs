@@ -575,3 +575,52 @@ fn a_uci_engine_gets_standard_uci_in_classical_chess() {
         "{sent}"
     );
 }
+
+/// A shell script at `file` that runs this engine with its output passed
+/// through the `sed` program `edit`: a real engine with one fault added.
+fn edited_engine(file: &TempFile, edit: &str) {
+    std::fs::write(
+        &file.0,
+        format!(
+            "#!/bin/sh\n'{}' | sed -u '{edit}'\n",
+            env!("CARGO_BIN_EXE_triskel")
+        ),
+    )
+    .expect("the script is written");
+    let made_executable = Command::new("chmod")
+        .args(["+x", file.path()])
+        .status()
+        .expect("chmod runs");
+    assert!(made_executable.success());
+}
+
+#[test]
+fn unreadable_bytes_and_duplicated_answers_do_not_cost_an_engine_its_games() {
+    // One engine writes a line that is not UTF-8 before every bestmove,
+    // the other writes every bestmove twice.
+    let garbage = TempFile::new("garbage-engine.sh");
+    edited_engine(&garbage, "s/^bestmove/\\xff\\xfe not text\\n&/");
+    let twice = TempFile::new("twice-engine.sh");
+    edited_engine(&twice, "s/^bestmove.*/&\\n&/");
+    let out = triskel(&[
+        "match",
+        "--engine",
+        &format!("cmd={}", garbage.path()),
+        "name=garbage",
+        "--engine",
+        &format!("cmd={}", twice.path()),
+        "name=twice",
+        "--each",
+        "depth=2",
+        "--games",
+        "2",
+        "--max-plies",
+        "40",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(!err.contains("forfeit"), "{err}");
+    assert!(err.contains("while not searching, ignored"), "{err}");
+    let rows = table(&stdout(&out));
+    assert_eq!(rows.len(), 2, "{}", stdout(&out));
+}

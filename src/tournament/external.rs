@@ -52,6 +52,8 @@ pub struct ExternalEngine {
     start_command: String,
     /// A fixed search per move, if any.
     limit: FixedLimit,
+    /// The program, for warnings.
+    command: String,
 }
 
 impl ExternalEngine {
@@ -77,8 +79,18 @@ impl ExternalEngine {
         };
         let (sender, lines) = mpsc::channel();
         thread::spawn(move || {
-            for line in BufReader::new(output).lines() {
-                let Ok(line) = line else { break };
+            // Bytes that are not UTF-8 make a line unreadable, not the end
+            // of the engine's output: they are shown as U+FFFD.
+            let mut output = BufReader::new(output);
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                match output.read_until(b'\n', &mut bytes) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                let line = String::from_utf8_lossy(&bytes);
+                let line = line.trim_end_matches(['\n', '\r']).to_string();
                 if sender.send(line).is_err() {
                     break;
                 }
@@ -91,6 +103,7 @@ impl ExternalEngine {
             lines,
             start_command: start_command(start, standard),
             limit: config.limit,
+            command: path.clone(),
         };
         engine
             .handshake(config, start, standard)
@@ -132,6 +145,7 @@ impl ExternalEngine {
         moves: &[String],
         clocks: &ClockView,
     ) -> Result<Move, String> {
+        self.ignore_stale_answers();
         let mut position = self.start_command.clone();
         if !moves.is_empty() {
             position.push_str(" moves ");
@@ -169,6 +183,21 @@ impl ExternalEngine {
             .ok_or_else(|| format!("'{answer}' names no move"))?;
         pos.parse_move(text)
             .map_err(|why| format!("bestmove {text}: {why}"))
+    }
+
+    /// Drops what the engine wrote since its last answer; a `bestmove`
+    /// among it (a duplicate, or one after `stop` came too late) is no
+    /// answer to the next `go` and is ignored with a warning, as cutechess
+    /// ignores it.
+    fn ignore_stale_answers(&mut self) {
+        while let Ok(line) = self.lines.try_recv() {
+            if line.split_whitespace().next() == Some("bestmove") {
+                eprintln!(
+                    "warning: {}: '{line}' while not searching, ignored",
+                    self.command
+                );
+            }
+        }
     }
 
     /// Writes one line to the engine.
