@@ -126,7 +126,7 @@ fn check_replay(r: &Record) {
                 .sum();
             assert!((sum - draw).abs() < EPSILON, "game {}", r.id);
         }
-        GameEnd::Timeout(p) | GameEnd::Illegal(p) => {
+        GameEnd::Timeout(p) | GameEnd::Illegal(p) | GameEnd::Disconnect(p) | GameEnd::Stall(p) => {
             assert_eq!(end.to_move(), p, "game {}", r.id);
             assert_eq!(r.points[p.index()], 0.0);
         }
@@ -477,9 +477,70 @@ fn a_process_that_stops_answering_forfeits_and_the_match_goes_on() {
     assert_eq!(rows[1].0, exec);
     assert_eq!(rows[1].3, 0.0, "{}", stdout(&out));
     assert!(
-        stderr(&out).contains("exited before 'bestmove'"),
+        stderr(&out).contains("disconnected (the engine exited before 'bestmove')"),
         "{}",
         stderr(&out)
+    );
+    assert_eq!(crashes_and_stalls(&stdout(&out)), [0, 2]);
+}
+
+/// The `crash/stall` column of a match's table, row by row.
+fn crashes_and_stalls(out: &str) -> Vec<usize> {
+    out.lines()
+        .skip_while(|l| !l.starts_with("config "))
+        .skip(1)
+        .take_while(|l| !l.is_empty() && !l.starts_with("equal strength"))
+        .map(|l| {
+            l.split_whitespace()
+                .last()
+                .and_then(|w| w.parse().ok())
+                .expect("a count")
+        })
+        .collect()
+}
+
+#[test]
+fn a_process_that_hangs_on_go_stalls_and_the_match_goes_on() {
+    // A shell engine that completes the handshake and then never answers.
+    let script = TempFile::new("hanging-engine.sh");
+    std::fs::write(
+        &script.0,
+        "#!/bin/sh\nwhile read line; do case \"$line\" in uci) echo uciok;; isready) echo readyok;; go*) sleep 30;; esac; done\n",
+    )
+    .expect("the script is written");
+    let made_executable = Command::new("chmod")
+        .args(["+x", script.path()])
+        .status()
+        .expect("chmod runs");
+    assert!(made_executable.success());
+    let record = TempFile::new("hanging-engine.records");
+    let out = triskel(&[
+        "match",
+        "--players",
+        "random",
+        "--engine",
+        &format!("cmd={}", script.path()),
+        "name=hangs",
+        "--games",
+        "2",
+        "--time",
+        "300",
+        "--inc",
+        "0",
+        "--record",
+        record.path(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        crashes_and_stalls(&stdout(&out)),
+        [0, 2],
+        "{}",
+        stdout(&out)
+    );
+    let ends: Vec<GameEnd> = record.records().iter().map(|r| r.end).collect();
+    assert!(
+        ends.iter().all(|e| matches!(e, GameEnd::Stall(_))),
+        "{ends:?}"
     );
 }
 

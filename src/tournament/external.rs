@@ -144,14 +144,14 @@ impl ExternalEngine {
         pos: &Position,
         moves: &[String],
         clocks: &ClockView,
-    ) -> Result<Move, String> {
+    ) -> Result<Move, Failure> {
         self.ignore_stale_answers();
         let mut position = self.start_command.clone();
         if !moves.is_empty() {
             position.push_str(" moves ");
             position.push_str(&moves.join(" "));
         }
-        self.send(&position)?;
+        self.send(&position).map_err(Failure::Disconnected)?;
         let (go, allowed) = match self.limit {
             FixedLimit {
                 movetime: Some(time),
@@ -168,21 +168,22 @@ impl ExternalEngine {
                 clocks.time[pos.to_move().index()].unwrap_or(Duration::ZERO),
             ),
         };
-        self.send(&go)?;
+        self.send(&go).map_err(Failure::Disconnected)?;
         let answer = match self.read_until("bestmove", Instant::now() + allowed + GRACE) {
             Ok(line) => line,
             Err(Silence::Timeout) => {
-                self.send("stop")?;
-                self.wait_for("bestmove", Instant::now() + GRACE)?
+                self.send("stop").map_err(Failure::Disconnected)?;
+                self.read_until("bestmove", Instant::now() + GRACE)
+                    .map_err(|silence| Failure::of_silence(silence, "bestmove"))?
             }
-            Err(silence) => return Err(silence.describe("bestmove")),
+            Err(silence) => return Err(Failure::of_silence(silence, "bestmove")),
         };
         let text = answer
             .split_whitespace()
             .nth(1)
-            .ok_or_else(|| format!("'{answer}' names no move"))?;
+            .ok_or_else(|| Failure::Illegal(format!("'{answer}' names no move")))?;
         pos.parse_move(text)
-            .map_err(|why| format!("bestmove {text}: {why}"))
+            .map_err(|why| Failure::Illegal(format!("bestmove {text}: {why}")))
     }
 
     /// Drops what the engine wrote since its last answer; a `bestmove`
@@ -224,6 +225,34 @@ impl ExternalEngine {
                 Err(RecvTimeoutError::Timeout) => return Err(Silence::Timeout),
                 Err(RecvTimeoutError::Disconnected) => return Err(Silence::Exited),
             }
+        }
+    }
+}
+
+/// Why an engine process gave no move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// It exited, or closed its pipes.
+    Disconnected(String),
+    /// It gave no `bestmove` even after `stop`.
+    Stalled(String),
+    /// Its answer names no move of the position.
+    Illegal(String),
+}
+
+impl Failure {
+    /// What happened, for reports.
+    pub fn reason(&self) -> &str {
+        match self {
+            Failure::Disconnected(why) | Failure::Stalled(why) | Failure::Illegal(why) => why,
+        }
+    }
+
+    /// The failure while waiting for `word`.
+    fn of_silence(silence: Silence, word: &str) -> Failure {
+        match silence {
+            Silence::Timeout => Failure::Stalled(silence.describe(word)),
+            Silence::Exited => Failure::Disconnected(silence.describe(word)),
         }
     }
 }

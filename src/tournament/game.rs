@@ -8,6 +8,7 @@
 //! game ends by the rules ([`Position::outcome`]) or, after the match's
 //! maximum number of plies, by adjudication as a draw.
 
+use super::external::Failure;
 use super::player::{ClockView, Mover, PlayerConfig};
 use crate::position::Position;
 use crate::rules::{EndReason, Outcome};
@@ -30,8 +31,12 @@ pub enum GameEnd {
     Rules(EndReason),
     /// This player's clock ran out.
     Timeout(Player),
-    /// This player answered with an illegal move (or none).
+    /// This player answered with an illegal move or one that cannot be read.
     Illegal(Player),
+    /// This player's engine process exited (or closed its pipes) during the game.
+    Disconnect(Player),
+    /// This player's engine process gave no move even after `stop`.
+    Stall(Player),
     /// The game reached the match's maximum length and was adjudicated a draw.
     MaxPlies,
 }
@@ -101,11 +106,21 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
         let answer = movers[seat].choose(&pos, &moves, &clocks);
         let took = started.elapsed();
         time_used[seat] += took;
+        let lost_contact = match &answer {
+            Err(Failure::Disconnected(why)) => Some((GameEnd::Disconnect(me), why)),
+            Err(Failure::Stalled(why)) => Some((GameEnd::Stall(me), why)),
+            _ => None,
+        };
+        if let Some((end, why)) = lost_contact {
+            let name = &setup.seats[seat].name;
+            illegal = Some(format!("{name} {} ({why}) in {}", end_word(end), pos.fen()));
+            break (end, forfeit_points(&pos, me));
+        }
         if clocked[seat] && took > remaining[seat] {
             break (GameEnd::Timeout(me), forfeit_points(&pos, me));
         }
         let played = answer
-            .map_err(|why| format!("failed ({why})"))
+            .map_err(|failure| format!("failed ({})", failure.reason()))
             .and_then(|m| {
                 if pos.legal_moves().contains(&m) {
                     Ok(m)
@@ -134,6 +149,14 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
         time_used,
         illegal,
     })
+}
+
+/// How a lost contact is named in reports.
+fn end_word(end: GameEnd) -> &'static str {
+    match end {
+        GameEnd::Disconnect(_) => "disconnected",
+        _ => "stalled",
+    }
 }
 
 /// The points of a game stopped at its maximum length: a draw by the

@@ -4,7 +4,7 @@
 //! by a seeded generator so that a match can be replayed.
 
 use super::engine_spec::ExternalConfig;
-use super::external::ExternalEngine;
+use super::external::{ExternalEngine, Failure};
 use crate::moves::Move;
 use crate::number;
 use crate::position::Position;
@@ -306,7 +306,7 @@ impl Mover {
         pos: &Position,
         moves: &[String],
         clocks: &ClockView,
-    ) -> Result<Move, String> {
+    ) -> Result<Move, Failure> {
         Ok(match self {
             Mover::Random(rng) => random_move(pos, rng),
             Mover::Greedy(rng) => greedy_move(pos, rng),

@@ -10,7 +10,7 @@
 //! | `opening` | the opening's random plies from the start position, on the wire |
 //! | `fen` | the position after the opening (position format) |
 //! | `moves` | the game's moves after the opening, on the wire |
-//! | `end` | a rule's end reason (`checkmate`, `stalemate`, `repetition`, `moverule`, `material`, `kingexposed`, `rabecaptured`, `lastplayer`, `points`), `timeout:<letter>`, `illegal:<letter>` or `maxplies` |
+//! | `end` | a rule's end reason (`checkmate`, `stalemate`, `repetition`, `moverule`, `material`, `kingexposed`, `rabecaptured`, `lastplayer`, `points`), `timeout:<letter>`, `illegal:<letter>`, `disconnect:<letter>` (an engine process exited), `stalls:<letter>` (it gave no move even after `stop`) or `maxplies` |
 //! | `points` | points per seat in turn order |
 //! | `plies` | the number of moves after the opening |
 //! | `ms` | milliseconds each seat used in total |
@@ -49,6 +49,11 @@ const END_REASONS: [EndReason; 9] = [
 const TIMEOUT: &str = "timeout";
 /// The `end` text of a forfeit by an illegal move.
 const ILLEGAL: &str = "illegal";
+/// The `end` text of a forfeit by an engine process that exited.
+const DISCONNECT: &str = "disconnect";
+/// The `end` text of a forfeit by an engine process that gave no move even
+/// after `stop`.
+const STALLS: &str = "stalls";
 /// The `end` text of a game adjudicated at the maximum length.
 const MAX_PLIES: &str = "maxplies";
 
@@ -84,6 +89,8 @@ pub fn end_text(end: GameEnd, variant: Variant) -> String {
         GameEnd::Rules(reason) => reason.name().to_string(),
         GameEnd::Timeout(p) => format!("{TIMEOUT}:{}", letter(p)),
         GameEnd::Illegal(p) => format!("{ILLEGAL}:{}", letter(p)),
+        GameEnd::Disconnect(p) => format!("{DISCONNECT}:{}", letter(p)),
+        GameEnd::Stall(p) => format!("{STALLS}:{}", letter(p)),
         GameEnd::MaxPlies => MAX_PLIES.to_string(),
     }
 }
@@ -105,6 +112,8 @@ pub fn parse_end(text: &str, variant: Variant) -> Result<GameEnd, String> {
         return match kind {
             TIMEOUT => Ok(GameEnd::Timeout(player(letter)?)),
             ILLEGAL => Ok(GameEnd::Illegal(player(letter)?)),
+            DISCONNECT => Ok(GameEnd::Disconnect(player(letter)?)),
+            STALLS => Ok(GameEnd::Stall(player(letter)?)),
             _ => Err(format!("end: unknown forfeit '{text}'")),
         };
     }

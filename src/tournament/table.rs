@@ -29,6 +29,8 @@ pub struct Standing {
     pub timeouts: usize,
     /// Games lost by an illegal move.
     pub illegal: usize,
+    /// Games lost by an engine process that exited or stalled.
+    pub lost_contact: usize,
 }
 
 impl Standing {
@@ -104,6 +106,9 @@ impl PointsTable {
             match result.end {
                 GameEnd::Timeout(p) if mine.contains(&p.index()) => row.timeouts += 1,
                 GameEnd::Illegal(p) if mine.contains(&p.index()) => row.illegal += 1,
+                GameEnd::Disconnect(p) | GameEnd::Stall(p) if mine.contains(&p.index()) => {
+                    row.lost_contact += 1;
+                }
                 _ => {}
             }
         }
@@ -131,12 +136,20 @@ impl PointsTable {
             .max()
             .unwrap_or(0);
         let mut lines = vec![format!(
-            "{:<width$}  {:>6}  {:>6}  {:>8}  {:>8}  {:>7}  {:>8}  {:>7}",
-            "config", "games", "seats", "points", "per game", "±95%", "timeouts", "illegal"
+            "{:<width$}  {:>6}  {:>6}  {:>8}  {:>8}  {:>7}  {:>8}  {:>7}  {:>11}",
+            "config",
+            "games",
+            "seats",
+            "points",
+            "per game",
+            "±95%",
+            "timeouts",
+            "illegal",
+            "crash/stall"
         )];
         for r in &self.rows {
             lines.push(format!(
-                "{:<width$}  {:>6}  {:>6}  {:>8.2}  {:>8.3}  {:>7.3}  {:>8}  {:>7}",
+                "{:<width$}  {:>6}  {:>6}  {:>8.2}  {:>8.3}  {:>7.3}  {:>8}  {:>7}  {:>11}",
                 r.name,
                 r.games,
                 r.seats,
@@ -144,7 +157,8 @@ impl PointsTable {
                 r.per_game(),
                 r.error_bar(),
                 r.timeouts,
-                r.illegal
+                r.illegal,
+                r.lost_contact
             ));
         }
         lines.push(format!(
