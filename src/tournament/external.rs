@@ -145,13 +145,13 @@ impl ExternalEngine {
         moves: &[String],
         clocks: &ClockView,
     ) -> Result<Move, Failure> {
-        self.ignore_stale_answers();
         let mut position = self.start_command.clone();
         if !moves.is_empty() {
             position.push_str(" moves ");
             position.push_str(&moves.join(" "));
         }
         self.send(&position).map_err(Failure::Disconnected)?;
+        self.synchronize()?;
         let (go, allowed) = match self.limit {
             FixedLimit {
                 movetime: Some(time),
@@ -186,17 +186,32 @@ impl ExternalEngine {
             .map_err(|why| Failure::Illegal(format!("bestmove {text}: {why}")))
     }
 
-    /// Drops what the engine wrote since its last answer; a `bestmove`
-    /// among it (a duplicate, or one after `stop` came too late) is no
-    /// answer to the next `go` and is ignored with a warning, as cutechess
-    /// ignores it.
-    fn ignore_stale_answers(&mut self) {
-        while let Ok(line) = self.lines.try_recv() {
-            if line.split_whitespace().next() == Some("bestmove") {
-                eprintln!(
+    /// `isready` … `readyok` before a `go`, dropping what the engine wrote
+    /// since its last answer: the engine answers in order, so a `bestmove`
+    /// before `readyok` (a duplicate, or one after `stop` came too late) is
+    /// no answer to the next `go`, and is ignored with a warning, as
+    /// cutechess ignores it.
+    fn synchronize(&mut self) -> Result<(), Failure> {
+        self.send("isready").map_err(Failure::Disconnected)?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = match self.lines.recv_timeout(left) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(Failure::of_silence(Silence::Timeout, "readyok"));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(Failure::of_silence(Silence::Exited, "readyok"));
+                }
+            };
+            match line.split_whitespace().next() {
+                Some("readyok") => return Ok(()),
+                Some("bestmove") => eprintln!(
                     "warning: {}: '{line}' while not searching, ignored",
                     self.command
-                );
+                ),
+                _ => {}
             }
         }
     }
