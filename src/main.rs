@@ -323,10 +323,10 @@ impl MatchArgs {
             variant,
             players,
             games: self.games,
-            time_control: TimeControl {
-                time: Duration::from_millis(self.time),
-                increment: Duration::from_millis(self.inc),
-            },
+            time_control: TimeControl::fischer(
+                Duration::from_millis(self.time),
+                Duration::from_millis(self.inc),
+            ),
             seed: self.seed,
             opening_plies: self.opening_plies.map_or(
                 DEFAULT_OPENING_PLIES_PER_PLAYER * variant.game().players,

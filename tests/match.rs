@@ -685,3 +685,38 @@ fn unreadable_bytes_and_duplicated_answers_do_not_cost_an_engine_its_games() {
     let rows = table(&stdout(&out));
     assert_eq!(rows.len(), 2, "{}", stdout(&out));
 }
+
+#[test]
+fn an_engine_plays_its_own_time_control_in_periods() {
+    // Three moves in 0.4 s, again and again: without the time added for
+    // each period the engine would lose on time within the game.
+    let script = TempFile::new("period-engine.sh");
+    let log = TempFile::new("period-engine.log");
+    logging_engine(&script, &log);
+    let out = triskel(&[
+        "match",
+        "--players",
+        "random",
+        "--engine",
+        &format!("cmd={}", script.path()),
+        "name=periods",
+        "tc=3/0.4",
+        "timemargin=50",
+        "--games",
+        "2",
+        "--max-plies",
+        "40",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("forfeit"), "{}", stderr(&out));
+    let sent = std::fs::read_to_string(&log.0).expect("the engine's input was logged");
+    let to_go: Vec<&str> = sent
+        .lines()
+        .filter(|l| l.starts_with("go "))
+        .filter_map(|l| l.split(" movestogo ").nth(1))
+        .collect();
+    assert!(to_go.len() >= 6, "{sent}");
+    assert!(to_go.windows(3).any(|w| w == ["3", "2", "1"]), "{to_go:?}");
+    let rows = table(&stdout(&out));
+    assert_eq!(rows[1].0, "periods");
+}

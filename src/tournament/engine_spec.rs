@@ -9,6 +9,8 @@
 //! | `dir` | the working directory |
 //! | `option.NAME` | `setoption name NAME value VALUE` before each game |
 //! | `proto` | `uci` (default): standard UCI in classical chess (`position startpos`/standard FEN, no `UCI_Variant`), the protocol's own format in the other games; `triskel`: the protocol's own format and `UCI_Variant` in every game |
+//! | `tc` | the engine's time control in cutechess's form `[moves/]time[+increment]`, seconds (`40/60+0.5`, `10+0.1`, `1:30+1`): `time` for every `moves` moves (or the game), plus `increment` per move |
+//! | `timemargin` | milliseconds by which a move may overrun the clock before it loses on time |
 //! | `st` | seconds per move (`go movetime`), without a clock |
 //! | `depth` | `go depth N`, without a clock |
 //! | `nodes` | `go nodes N`, without a clock |
@@ -16,12 +18,13 @@
 //! `--each KEY=VALUE ...` gives keys for every `--engine`; an engine's own
 //! keys win.
 
+use super::game::TimeControl;
 use crate::number;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// The keys of an engine description, with what they mean (for `--help`).
-pub const ENGINE_SPEC_KEYS: [(&str, &str); 9] = [
+pub const ENGINE_SPEC_KEYS: [(&str, &str); 11] = [
     ("cmd", "the program (required)"),
     (
         "name",
@@ -34,6 +37,14 @@ pub const ENGINE_SPEC_KEYS: [(&str, &str); 9] = [
         "proto",
         "uci (standard UCI in classical chess) | triskel (the protocol's own format everywhere)",
     ),
+    (
+        "tc",
+        "time control [moves/]seconds[+increment] (40/60+0.5, 10+0.1), instead of --time/--inc",
+    ),
+    (
+        "timemargin",
+        "ms a move may overrun the clock without losing",
+    ),
     ("st", "seconds per move (go movetime), without a clock"),
     ("depth", "go depth N, without a clock"),
     ("nodes", "go nodes N, without a clock"),
@@ -43,7 +54,7 @@ pub const ENGINE_SPEC_KEYS: [(&str, &str); 9] = [
 const OPTION_PREFIX: &str = "option.";
 /// Milliseconds in a second, for `st`.
 const MS_PER_SECOND: f64 = 1000.0;
-/// The longest `st` accepted: a day per move.
+/// The longest time accepted in `st` and `tc`: a day.
 const MAX_SECONDS_PER_MOVE: f64 = 86_400.0;
 
 /// How an engine in another process is spoken to.
@@ -90,6 +101,8 @@ pub struct ExternalConfig {
     pub dialect: Dialect,
     /// A fixed search per move, if any.
     pub limit: FixedLimit,
+    /// Its own time control (`tc=`, `timemargin=`), else the match's.
+    pub time_control: Option<TimeControl>,
 }
 
 impl ExternalConfig {
@@ -102,6 +115,7 @@ impl ExternalConfig {
             options: Vec::new(),
             dialect: Dialect::Uci,
             limit: FixedLimit::default(),
+            time_control: None,
         }
     }
 
@@ -118,6 +132,7 @@ impl ExternalConfig {
         }
         let mut name = None;
         let mut config = ExternalConfig::program("");
+        let mut margin = None;
         for (key, value) in pairs {
             match key {
                 "cmd" => config.command = value.to_string(),
@@ -131,7 +146,13 @@ impl ExternalConfig {
                         _ => return Err(format!("proto={value}: expected uci or triskel")),
                     }
                 }
-                "st" => config.limit.movetime = Some(seconds(value)?),
+                "st" => config.limit.movetime = Some(seconds(value, "st")?),
+                "tc" => config.time_control = Some(time_control(value)?),
+                "timemargin" => {
+                    margin = Some(Duration::from_millis(number::whole(value).ok_or_else(
+                        || format!("timemargin={value}: expected milliseconds"),
+                    )?));
+                }
                 "depth" => {
                     config.limit.depth =
                         Some(number::whole_in(value, &(1..=u32::MAX)).ok_or_else(|| {
@@ -155,6 +176,15 @@ impl ExternalConfig {
                 },
             }
         }
+        if let Some(margin) = margin {
+            let control = config
+                .time_control
+                .get_or_insert(TimeControl::fischer(Duration::ZERO, Duration::ZERO));
+            control.margin = margin;
+            if control.time.is_zero() {
+                return Err("timemargin needs tc= (the match's --time applies to all)".to_string());
+            }
+        }
         if config.command.is_empty() {
             return Err("cmd=PATH is missing".to_string());
         }
@@ -173,8 +203,48 @@ fn file_name(command: &str) -> String {
         .map_or_else(|| command.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-/// A positive number of seconds (decimals allowed, as cutechess's `st`).
-fn seconds(text: &str) -> Result<Duration, String> {
+/// A time control in cutechess's form `[moves/]time[+increment]`: seconds
+/// with decimals, or `minutes:seconds`, for the time.
+fn time_control(text: &str) -> Result<TimeControl, String> {
+    let bad = |why: &str| format!("tc={text}: {why} (expected [moves/]seconds[+increment])");
+    let (moves, rest) = match text.split_once('/') {
+        Some((moves, rest)) => (
+            Some(
+                number::whole_in(moves, &(1..=u32::MAX))
+                    .ok_or_else(|| bad("moves must be a positive integer"))?,
+            ),
+            rest,
+        ),
+        None => (None, text),
+    };
+    let (time, increment) = rest.split_once('+').unwrap_or((rest, "0"));
+    let time = match time.split_once(':') {
+        Some((minutes, secs)) => {
+            let minutes: u64 = number::whole(minutes).ok_or_else(|| bad("bad minutes"))?;
+            let secs = seconds(secs, "tc").map_err(|_| bad("bad seconds"))?;
+            Duration::from_secs(minutes.saturating_mul(SECONDS_PER_MINUTE)) + secs
+        }
+        None => seconds(time, "tc").map_err(|_| bad("bad time"))?,
+    };
+    let increment = if increment == "0" {
+        Duration::ZERO
+    } else {
+        seconds(increment, "tc").map_err(|_| bad("bad increment"))?
+    };
+    Ok(TimeControl {
+        moves,
+        time,
+        increment,
+        margin: Duration::ZERO,
+    })
+}
+
+/// Seconds in a minute, for `tc=m:ss`.
+const SECONDS_PER_MINUTE: u64 = 60;
+
+/// A positive number of seconds (decimals allowed, as cutechess's `st`),
+/// for key `key`.
+fn seconds(text: &str, key: &str) -> Result<Duration, String> {
     let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
     let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
     let seconds: Option<f64> = (!whole.is_empty() && digits(whole) && digits(fraction))
@@ -185,7 +255,7 @@ fn seconds(text: &str) -> Result<Duration, String> {
             Ok(Duration::from_millis((s * MS_PER_SECOND).round() as u64))
         }
         _ => Err(format!(
-            "st={text}: expected seconds above 0 and at most {MAX_SECONDS_PER_MOVE}"
+            "{key}={text}: expected seconds above 0 and at most {MAX_SECONDS_PER_MOVE}"
         )),
     }
 }
@@ -226,6 +296,31 @@ mod tests {
             (config.dialect, config.limit.depth),
             (Dialect::Triskel, Some(4))
         );
+    }
+
+    #[test]
+    fn time_controls_are_read_as_cutechess_writes_them() {
+        let tc = |text: &str| time_control(text).unwrap();
+        let ms = Duration::from_millis;
+        assert_eq!(
+            tc("40/60+0.5"),
+            TimeControl {
+                moves: Some(40),
+                time: ms(60_000),
+                increment: ms(500),
+                margin: Duration::ZERO
+            }
+        );
+        assert_eq!(tc("10+0.1"), TimeControl::fischer(ms(10_000), ms(100)));
+        assert_eq!(tc("1:30+1"), TimeControl::fischer(ms(90_000), ms(1000)));
+        assert_eq!(tc("0.5"), TimeControl::fischer(ms(500), Duration::ZERO));
+        for bad in ["", "40/", "/60", "0/60", "60+", "x", "+5", "60+-1", "1e3"] {
+            assert!(time_control(bad).is_err(), "{bad}");
+        }
+        let (_, config) =
+            ExternalConfig::parse(&words("cmd=e tc=40/60 timemargin=50"), &[]).unwrap();
+        assert_eq!(config.time_control.map(|c| c.margin), Some(ms(50)));
+        assert!(ExternalConfig::parse(&words("cmd=e timemargin=50"), &[]).is_err());
     }
 
     #[test]

@@ -332,9 +332,15 @@ fn go_command(pos: &Position, clocks: &ClockView) -> String {
     for (letter, time) in clocked() {
         go.push_str(&format!(" {letter}{TIME_SUFFIX} {}", time.as_millis()));
     }
-    for (letter, _) in clocked() {
-        let increment = clocks.increment.as_millis();
-        go.push_str(&format!(" {letter}{INCREMENT_SUFFIX} {increment}"));
+    for p in (0..game.players).filter(|&p| clocks.time[p].is_some()) {
+        let increment = clocks.increment[p].as_millis();
+        go.push_str(&format!(
+            " {}{INCREMENT_SUFFIX} {increment}",
+            game.letters[p]
+        ));
+    }
+    if let Some(moves) = clocks.moves_to_go {
+        go.push_str(&format!(" movestogo {moves}"));
     }
     go
 }
@@ -342,6 +348,7 @@ fn go_command(pos: &Position, clocks: &ClockView) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::MAX_PLAYERS;
     use crate::variants::Variant;
 
     #[test]
@@ -353,13 +360,14 @@ mod tests {
                 None,
                 Some(Duration::from_millis(8500)),
             ],
-            increment: Duration::from_millis(100),
+            increment: [Duration::from_millis(100); MAX_PLAYERS],
+            moves_to_go: Some(7),
         };
         let letters = pos.game().letters;
         assert_eq!(
             go_command(&pos, &clocks),
             format!(
-                "go {}time 9000 {}time 8500 {}inc 100 {}inc 100",
+                "go {}time 9000 {}time 8500 {}inc 100 {}inc 100 movestogo 7",
                 letters[0], letters[2], letters[0], letters[2]
             )
         );

@@ -15,13 +15,38 @@ use crate::rules::{EndReason, Outcome};
 use crate::types::{MAX_PLAYERS, Player};
 use std::time::{Duration, Instant};
 
-/// The time control: starting time and increment per move.
-#[derive(Clone, Copy, Debug)]
+/// A player's time control: time for a number of moves (or the game),
+/// an increment per move, and a margin by which the clock may be overrun
+/// before the game is lost on time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
-    /// Time on each clock at the start.
+    /// Moves per period: after each this many moves of the player, `time`
+    /// is added again (cutechess's `40/60`); `None`: the whole game.
+    pub moves: Option<u32>,
+    /// Time on the clock at the start, and added for each period.
     pub time: Duration,
-    /// Added to a player's clock after each of its moves.
+    /// Added to the player's clock after each of its moves.
     pub increment: Duration,
+    /// How far a move may overrun the clock without losing on time.
+    pub margin: Duration,
+}
+
+impl TimeControl {
+    /// `time` for the game plus `increment` per move, no margin.
+    pub fn fischer(time: Duration, increment: Duration) -> TimeControl {
+        TimeControl {
+            moves: None,
+            time,
+            increment,
+            margin: Duration::ZERO,
+        }
+    }
+
+    /// The moves left in the current period after `played` moves of the
+    /// player (`None` for a game-long period).
+    pub fn moves_to_go(&self, played: u32) -> Option<u32> {
+        self.moves.map(|moves| moves - played % moves)
+    }
 }
 
 /// Why a game of a match ended.
@@ -81,8 +106,14 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
         .map(|(config, &seed)| Mover::new(config, seed, setup.start))
         .collect::<Result<Vec<_>, String>>()?;
     let clocked: Vec<bool> = setup.seats.iter().map(|c| c.is_clocked()).collect();
+    let controls: Vec<TimeControl> = setup
+        .seats
+        .iter()
+        .map(|c| c.time_control().unwrap_or(setup.time_control))
+        .collect();
     let mut pos = setup.start.clone();
-    let mut remaining = vec![setup.time_control.time; players];
+    let mut remaining: Vec<Duration> = controls.iter().map(|c| c.time).collect();
+    let mut moves_made = vec![0u32; players];
     let mut time_used = vec![Duration::ZERO; players];
     let mut moves = Vec::new();
     let mut illegal = None;
@@ -97,10 +128,12 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
         let seat = me.index();
         let mut clocks = ClockView {
             time: [None; MAX_PLAYERS],
-            increment: setup.time_control.increment,
+            increment: [Duration::ZERO; MAX_PLAYERS],
+            moves_to_go: controls[seat].moves_to_go(moves_made[seat]),
         };
         for p in 0..players {
             clocks.time[p] = clocked[p].then_some(remaining[p]);
+            clocks.increment[p] = controls[p].increment;
         }
         let started = Instant::now();
         let answer = movers[seat].choose(&pos, &moves, &clocks);
@@ -116,7 +149,7 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
             illegal = Some(format!("{name} {} ({why}) in {}", end_word(end), pos.fen()));
             break (end, forfeit_points(&pos, me));
         }
-        if clocked[seat] && took > remaining[seat] {
+        if clocked[seat] && took > remaining[seat] + controls[seat].margin {
             break (GameEnd::Timeout(me), forfeit_points(&pos, me));
         }
         let played = answer
@@ -137,7 +170,18 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
             }
         };
         if clocked[seat] {
-            remaining[seat] = remaining[seat] - took + setup.time_control.increment;
+            let control = &controls[seat];
+            moves_made[seat] += 1;
+            let new_period = control
+                .moves
+                .is_some_and(|moves| moves_made[seat].is_multiple_of(moves));
+            let period_time = if new_period {
+                control.time
+            } else {
+                Duration::ZERO
+            };
+            remaining[seat] =
+                remaining[seat].saturating_sub(took) + control.increment + period_time;
         }
         moves.push(pos.move_text(m));
         pos.make(m);
@@ -190,16 +234,25 @@ mod tests {
     }
 
     #[test]
+    fn periods_count_down_the_moves_to_the_next_control() {
+        let control = TimeControl {
+            moves: Some(3),
+            ..TimeControl::fischer(Duration::from_secs(1), Duration::ZERO)
+        };
+        let to_go: Vec<Option<u32>> = (0..7).map(|played| control.moves_to_go(played)).collect();
+        assert_eq!(to_go, [3, 2, 1, 3, 2, 1, 3].map(Some));
+        let game_long = TimeControl::fischer(Duration::from_secs(1), Duration::ZERO);
+        assert_eq!(game_long.moves_to_go(5), None);
+    }
+
+    #[test]
     fn a_game_between_baselines_ends_and_replays() {
         let start = Position::start(Variant::Chess);
         let (random, greedy) = (config("random"), config("greedy"));
         let setup = GameSetup {
             start: &start,
             seats: vec![&random, &greedy],
-            time_control: TimeControl {
-                time: Duration::from_secs(10),
-                increment: Duration::ZERO,
-            },
+            time_control: TimeControl::fischer(Duration::from_secs(10), Duration::ZERO),
             max_plies: 600,
             seeds: vec![1, 2],
         };
@@ -230,10 +283,7 @@ mod tests {
         let setup = GameSetup {
             start: &start,
             seats: vec![&random, &random, &random],
-            time_control: TimeControl {
-                time: Duration::from_secs(10),
-                increment: Duration::ZERO,
-            },
+            time_control: TimeControl::fischer(Duration::from_secs(10), Duration::ZERO),
             max_plies: 3,
             seeds: vec![1, 2, 3],
         };
@@ -260,10 +310,7 @@ mod tests {
         let setup = GameSetup {
             start: &start,
             seats: vec![&engine, &random],
-            time_control: TimeControl {
-                time: Duration::from_nanos(1),
-                increment: Duration::ZERO,
-            },
+            time_control: TimeControl::fischer(Duration::from_nanos(1), Duration::ZERO),
             max_plies: 600,
             seeds: vec![1, 2],
         };

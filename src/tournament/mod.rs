@@ -300,10 +300,7 @@ mod tests {
                 .map(|s| PlayerConfig::parse(s).unwrap())
                 .collect(),
             games,
-            time_control: TimeControl {
-                time: Duration::from_secs(10),
-                increment: Duration::ZERO,
-            },
+            time_control: TimeControl::fischer(Duration::from_secs(10), Duration::ZERO),
             seed: 5,
             opening_plies: 4,
             max_plies: 200,

@@ -5,6 +5,7 @@
 
 use super::engine_spec::ExternalConfig;
 use super::external::{ExternalEngine, Failure};
+use super::game::TimeControl;
 use crate::moves::Move;
 use crate::number;
 use crate::position::Position;
@@ -164,6 +165,15 @@ impl PlayerConfig {
         })
     }
 
+    /// The player's own time control, where it has one (an `--engine`
+    /// with `tc=`); the match's otherwise.
+    pub fn time_control(&self) -> Option<TimeControl> {
+        match &self.kind {
+            PlayerKind::External(external) => external.time_control,
+            _ => None,
+        }
+    }
+
     /// Whether the player's clock runs and can run out (baselines, and
     /// engines without a fixed depth, node count or time per move).
     pub fn is_clocked(&self) -> bool {
@@ -249,8 +259,11 @@ fn positive(key: &str, value: &str) -> Result<u64, String> {
 pub struct ClockView {
     /// Remaining time of each player, in turn order (`None` for seats without a clock).
     pub time: [Option<Duration>; MAX_PLAYERS],
-    /// The increment added after each move.
-    pub increment: Duration,
+    /// The increment each player gets after each of its moves.
+    pub increment: [Duration; MAX_PLAYERS],
+    /// The mover's moves left until its next time control, if its time
+    /// comes in periods.
+    pub moves_to_go: Option<u32>,
 }
 
 /// A player during one game: the baselines' generators, the engine's
@@ -315,7 +328,8 @@ impl Mover {
                 let limits = if config.is_clocked() {
                     Limits {
                         time: clocks.time,
-                        increment: [clocks.increment; MAX_PLAYERS],
+                        increment: clocks.increment,
+                        moves_to_go: clocks.moves_to_go,
                         ..Limits::default()
                     }
                 } else {
