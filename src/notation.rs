@@ -1,6 +1,8 @@
 //! Moves as text: `<from><to>[<promotion>]`, castling as the king's move,
 //! `0000` for a pass.
 
+pub mod san;
+
 use crate::moves::Move;
 use crate::position::Position;
 

@@ -33,7 +33,7 @@ pub struct TimeControl {
 
 impl TimeControl {
     /// `time` for the game plus `increment` per move, no margin.
-    pub fn fischer(time: Duration, increment: Duration) -> TimeControl {
+    pub const fn fischer(time: Duration, increment: Duration) -> TimeControl {
         TimeControl {
             moves: None,
             time,

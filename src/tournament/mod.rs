@@ -28,6 +28,7 @@
 pub mod engine_spec;
 pub mod external;
 pub mod game;
+pub mod pgn;
 pub mod player;
 pub mod record;
 pub mod schedule;
