@@ -3,8 +3,7 @@
 //! `match` for measuring playing strength.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -21,8 +20,10 @@ use triskel::rules::format_points;
 use triskel::search::MAX_DEPTH;
 use triskel::tournament::engine_spec::{ENGINE_SPEC_KEYS, ExternalConfig};
 use triskel::tournament::game::TimeControl;
+use triskel::tournament::pgn::{MatchTags, PgnGame, today};
 use triskel::tournament::player::{ENGINE_KEYS, PlayerConfig, PlayerKind};
 use triskel::tournament::record::{HEADER, Record};
+use triskel::tournament::sink::InOrderFile;
 use triskel::tournament::{
     DEFAULT_MAX_PLIES, DEFAULT_OPENING_PLIES_PER_PLAYER, Finished, MAX_OPENING_PLIES,
     MatchSettings, run_match, unique_names,
@@ -126,9 +127,12 @@ struct MatchArgs {
     /// Seed of the openings and of the random players.
     #[arg(long, default_value_t = 0, value_parser = number::argument(0..=u64::MAX))]
     seed: u64,
-    /// Write the game records to this file (one line per game).
+    /// Add the game records to this file (one line per game, in game order).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Add the games to this file in PGN (in game order; see protocol.md).
+    #[arg(long, value_name = "FILE")]
+    pgnout: Option<PathBuf>,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1,
           value_parser = number::argument(1..=MAX_CONCURRENCY))]
@@ -341,15 +345,19 @@ impl MatchArgs {
     fn run(self) -> Result<(), String> {
         let settings = self.settings()?;
         let schedule = settings.schedule()?;
-        let record_file = match &self.record {
-            Some(path) => {
-                let mut file = File::create(path)
-                    .map_err(|why| format!("--record {}: {why}", path.display()))?;
-                writeln!(file, "{HEADER}")
-                    .map_err(|why| format!("--record {}: {why}", path.display()))?;
-                Some(Mutex::new(file))
-            }
-            None => None,
+        let open = |path: &Option<PathBuf>, flag: &str, header: Option<&str>| {
+            path.as_deref()
+                .map(|path| InOrderFile::append(path, header).map(Mutex::new))
+                .transpose()
+                .map_err(|why| format!("{flag} {why}"))
+        };
+        let record_file = open(&self.record, "--record", Some(HEADER))?;
+        let pgn_file = open(&self.pgnout, "--pgnout", None)?;
+        let tags = MatchTags {
+            event: format!("triskel match {}", settings.variant),
+            site: String::new(),
+            date: today(),
+            time_control: Some(settings.time_control),
         };
         let write_error: Mutex<Option<String>> = Mutex::new(None);
         let out = Output::stdout();
@@ -372,11 +380,23 @@ impl MatchArgs {
             if let Some(illegal) = finished.illegal {
                 eprintln!("warning: game {}: forfeit: {illegal}", r.id);
             }
-            if let (Some(file), Some(path)) = (&record_file, &self.record) {
+            let failed = |why: String| {
+                let mut slot = write_error.lock().unwrap_or_else(|e| e.into_inner());
+                slot.get_or_insert(why);
+            };
+            if let Some(file) = &record_file {
                 let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
-                if let Err(why) = writeln!(file, "{}", r.line()).and_then(|()| file.flush()) {
-                    let mut slot = write_error.lock().unwrap_or_else(|e| e.into_inner());
-                    slot.get_or_insert_with(|| format!("--record {}: {why}", path.display()));
+                if let Err(why) = file.add(r.id, format!("{}\n", r.line())) {
+                    failed(format!("--record {why}"));
+                }
+            }
+            if let Some(file) = &pgn_file {
+                let written = PgnGame::from_record(r, &tags).and_then(|game| {
+                    let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+                    file.add(r.id, game.write())
+                });
+                if let Err(why) = written {
+                    failed(format!("--pgnout {why}"));
                 }
             }
         };

@@ -720,3 +720,51 @@ fn an_engine_plays_its_own_time_control_in_periods() {
     let rows = table(&stdout(&out));
     assert_eq!(rows[1].0, "periods");
 }
+
+#[test]
+fn pgn_records_come_in_game_order_and_a_second_match_adds_to_the_file() {
+    use triskel::tournament::pgn::read_games;
+    let pgn = TempFile::new("games.pgn");
+    for variant in ["chess", "dreierschach"] {
+        let out = triskel(&[
+            "match",
+            "--variant",
+            variant,
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "6",
+            "--concurrency",
+            "3",
+            "--max-plies",
+            "60",
+            "--pgnout",
+            pgn.path(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let text = std::fs::read_to_string(&pgn.0).expect("the PGN file");
+    let games = read_games(&text).expect("the PGN reads back");
+    assert_eq!(games.len(), 12);
+    for (i, game) in games.iter().enumerate() {
+        let variant = if i < 6 { "chess" } else { "dreierschach" };
+        assert!(
+            game.tag("Event").is_some_and(|e| e.ends_with(variant)),
+            "game {i}: {:?}",
+            game.tag("Event")
+        );
+        let round = (i % 6) / if variant == "chess" { 2 } else { 6 } + 1;
+        assert_eq!(
+            game.tag("Round"),
+            Some(round.to_string().as_str()),
+            "game {i}"
+        );
+        if variant == "chess" {
+            let white = if i % 2 == 0 { "random" } else { "greedy" };
+            assert_eq!(game.tag("White"), Some(white), "game {i}: in game order");
+        }
+        game.replay()
+            .unwrap_or_else(|why| panic!("game {i}: every move legal: {why}"));
+    }
+}

@@ -32,6 +32,7 @@ pub mod pgn;
 pub mod player;
 pub mod record;
 pub mod schedule;
+pub mod sink;
 pub mod sprt;
 pub mod table;
 

@@ -214,6 +214,38 @@ pub struct MatchTags {
     pub time_control: Option<TimeControl>,
 }
 
+/// Today's date (UTC) as the `Date` tag writes it, `YYYY.MM.DD`.
+pub fn today() -> String {
+    const SECONDS_PER_DAY: u64 = 86_400;
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs() / SECONDS_PER_DAY);
+    let (year, month, day) = civil_date(days);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The Gregorian date `days` days after 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`, for days since the epoch).
+fn civil_date(days: u64) -> (u64, u64, u64) {
+    const DAYS_TO_0000_03_01: u64 = 719_468;
+    const DAYS_PER_ERA: u64 = 146_097;
+    let z = days + DAYS_TO_0000_03_01;
+    let era = z / DAYS_PER_ERA;
+    let day_of_era = z % DAYS_PER_ERA;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
+    let year = year_of_era + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
 /// The roster's tag of each seat of `variant`, in turn order: the
 /// colours' names (`White`, `Brown`, `Black` in Dreierschach).
 pub fn seat_tags(variant: Variant) -> &'static [&'static str] {
@@ -1022,6 +1054,14 @@ pub fn read_games(text: &str) -> Result<Vec<PgnGame>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_come_from_days_since_the_epoch() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(11_016), (2000, 2, 29));
+        assert_eq!(civil_date(20_790), (2026, 12, 3));
+        assert_eq!(today().len(), "2026.12.03".len());
+    }
     use crate::types::Player;
 
     fn chess_game(moves: &[(&str, Option<&str>)]) -> PgnGame {
