@@ -9,6 +9,10 @@
 
 use super::game::{GameEnd, GameResult};
 
+/// Pseudo-games added to a configuration's games for its error bar (see
+/// [`Standing::error_bar`]).
+const PSEUDO_GAMES: f64 = 2.0;
+
 /// The normal quantile of a two-sided 95% interval.
 const Z_95: f64 = 1.96;
 
@@ -31,6 +35,9 @@ pub struct Standing {
     pub illegal: usize,
     /// Games lost by an engine process that exited or stalled.
     pub lost_contact: usize,
+    /// The most points any game of the match gave in total: the scale of
+    /// the pseudo-games that keep the error bar from collapsing.
+    pub most_points: f64,
 }
 
 impl Standing {
@@ -43,15 +50,21 @@ impl Standing {
         }
     }
 
-    /// Half the width of the 95% interval of the points per game (0 with
-    /// fewer than two games).
+    /// Half the width of the 95% interval of the points per game (0
+    /// before any game). Two pseudo-games, one scoring nothing and one all
+    /// [`Standing::most_points`], join the games for the variance (as the
+    /// Agresti-Coull interval adds pseudo-counts): when every game had the
+    /// same result the sample variance is 0, yet the next game may differ,
+    /// so the interval stays wide with few games and narrows as they grow.
     pub fn error_bar(&self) -> f64 {
-        if self.games < 2 {
+        if self.games == 0 {
             return 0.0;
         }
-        let n = self.games as f64;
-        let mean = self.per_game();
-        let variance = ((self.squares - n * mean * mean) / (n - 1.0)).max(0.0);
+        let n = self.games as f64 + PSEUDO_GAMES;
+        let points = self.points + self.most_points;
+        let squares = self.squares + self.most_points * self.most_points;
+        let mean = points / n;
+        let variance = ((squares - n * mean * mean) / (n - 1.0)).max(0.0);
         Z_95 * (variance / n).sqrt()
     }
 }
@@ -103,6 +116,7 @@ impl PointsTable {
             row.seats += mine.len();
             row.points += points;
             row.squares += points * points;
+            row.most_points = row.most_points.max(result.points.iter().sum());
             match result.end {
                 GameEnd::Timeout(p) if mine.contains(&p.index()) => row.timeouts += 1,
                 GameEnd::Illegal(p) if mine.contains(&p.index()) => row.illegal += 1,
@@ -205,14 +219,27 @@ mod tests {
         let a = &table.rows[0];
         assert_eq!((a.games, a.points, a.timeouts), (4, 2.5, 1));
         assert!((a.per_game() - 0.625).abs() < 1e-12);
-        // Points 1, 1, 0, 0.5: sample variance 0.22917, standard error 0.23936.
-        assert!((a.error_bar() - Z_95 * 0.239_356).abs() < 1e-5);
+        // Points 1, 1, 0, 0.5 and the pseudo-games 0 and 1: standard error
+        // 0.20069 (python3: statistics.variance over the six values, / 6, sqrt).
+        assert!((a.error_bar() - Z_95 * 0.200_693).abs() < 1e-5);
         let b = &table.rows[1];
         assert_eq!((b.games, b.points, b.timeouts), (4, 1.5, 0));
         assert!((table.average() - 0.5).abs() < 1e-12);
         let lines = table.lines();
         assert_eq!(lines.len(), 5);
         assert_eq!(lines[4], "points per game by seat: w 0.375, b 0.625");
+    }
+
+    #[test]
+    fn the_error_bar_never_collapses_when_every_game_ends_alike() {
+        let mut table = PointsTable::new(&["a", "b"], &['w', 'b']);
+        for _ in 0..10 {
+            table.add(&[0, 1], &result(&[1.0, 0.0], GameEnd::MaxPlies));
+        }
+        // Ten wins and the pseudo-games 0 and 1: standard error 0.08333.
+        let a = &table.rows[0];
+        assert!((a.error_bar() - Z_95 * 0.083_333).abs() < 1e-5);
+        assert!(table.rows[1].error_bar() > 0.0);
     }
 
     #[test]
@@ -226,8 +253,9 @@ mod tests {
         let (a, b) = (&table.rows[0], &table.rows[1]);
         assert_eq!((a.games, a.seats, a.points, a.timeouts), (2, 3, 4.0, 1));
         assert_eq!((b.games, b.seats, b.points, b.timeouts), (2, 3, 3.0, 0));
-        // Points 4 and 0: sample standard deviation 2√2, standard error 2.
-        assert!((a.error_bar() - Z_95 * 2.0).abs() < 1e-12);
+        // Points 4 and 0 and the pseudo-games 0 and 4 (the most a game
+        // gave): sample variance 16/3, standard error √(4/3).
+        assert!((a.error_bar() - Z_95 * (4.0f64 / 3.0).sqrt()).abs() < 1e-12);
         assert!((table.average() - 7.0 / 4.0).abs() < 1e-12);
     }
 }
