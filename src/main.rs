@@ -23,7 +23,9 @@ use triskel::tournament::game::TimeControl;
 use triskel::tournament::pgn::{MatchTags, PgnGame, today};
 use triskel::tournament::player::{ENGINE_KEYS, PlayerConfig, PlayerKind};
 use triskel::tournament::record::{HEADER, Record};
+use triskel::tournament::sequential::MatchSprt;
 use triskel::tournament::sink::InOrderFile;
+use triskel::tournament::sprt::Decision;
 use triskel::tournament::{
     DEFAULT_MAX_PLIES, DEFAULT_OPENING_PLIES_PER_PLAYER, Finished, MAX_OPENING_PLIES,
     MatchSettings, run_match, unique_names,
@@ -112,6 +114,11 @@ struct MatchArgs {
     /// derive keeps only all words together; see [`engine_occurrences`]).
     #[arg(skip)]
     engines: Vec<Vec<String>>,
+    /// Run an SPRT of the first configuration against the others and end
+    /// the match when it decides: elo0= elo1= alpha= beta= model=normalized|logistic
+    /// (defaults 0 5 0.05 0.05 normalized).
+    #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
     /// KEY=VALUE words for every --engine (an engine's own keys win).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     each: Vec<String>,
@@ -323,7 +330,7 @@ impl MatchArgs {
             player.name = name;
         }
         let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
-        Ok(MatchSettings {
+        let mut settings = MatchSettings {
             variant,
             players,
             games: self.games,
@@ -338,7 +345,16 @@ impl MatchArgs {
             ),
             max_plies: count(self.max_plies),
             concurrency: count(self.concurrency),
-        })
+            sprt: None,
+        };
+        if let Some(words) = &self.sprt {
+            let round = settings.round_seatings()?;
+            settings.sprt = Some(
+                MatchSprt::from_words(words, variant, &round)
+                    .map_err(|why| format!("--sprt: {why}"))?,
+            );
+        }
+        Ok(settings)
     }
 
     /// `triskel match`.
@@ -374,9 +390,15 @@ impl MatchArgs {
             settings.opening_plies,
             settings.concurrency
         ));
+        let last_test: Mutex<Option<(String, Decision)>> = Mutex::new(None);
         let on_game = |finished: &Finished| {
             let r = finished.record;
             out.line(&progress_line(r, finished.done, finished.total));
+            if let Some((line, decision)) = finished.sprt {
+                out.line(line);
+                *last_test.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some((line.to_string(), decision));
+            }
             if let Some(illegal) = finished.illegal {
                 eprintln!("warning: game {}: forfeit: {illegal}", r.id);
             }
@@ -403,6 +425,17 @@ impl MatchArgs {
         let table = run_match(&settings, &on_game)?;
         out.line("");
         out.block(table.lines());
+        if settings.sprt.is_some() {
+            let last = last_test.into_inner().unwrap_or_else(|e| e.into_inner());
+            out.line(&match last {
+                Some((line, Decision::AcceptH1)) => format!("{line}\nsprt: H1 accepted"),
+                Some((line, Decision::AcceptH0)) => format!("{line}\nsprt: H0 accepted"),
+                Some((line, Decision::Continue)) => {
+                    format!("{line}\nsprt: undecided after the scheduled games")
+                }
+                None => "sprt: no round completed".to_string(),
+            });
+        }
         match write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
             Some(why) => Err(why),
             None => Ok(()),

@@ -768,3 +768,55 @@ fn pgn_records_come_in_game_order_and_a_second_match_adds_to_the_file() {
             .unwrap_or_else(|why| panic!("game {i}: every move legal: {why}"));
     }
 }
+
+#[test]
+fn an_sprt_ends_the_match_when_it_decides() {
+    // The engine at depth 2 against random in chess: H1 (100 Elo) is accepted long before
+    // the thousand scheduled games; in Trichess the first configuration
+    // meets its fair share, and H0 is accepted.
+    for (variant, expected) in [
+        ("chess", "sprt: H1 accepted"),
+        ("trichess", "sprt: H0 accepted"),
+    ] {
+        let players: &[&str] = if variant == "chess" {
+            &["engine:depth=2", "random"]
+        } else {
+            &["random", "random"]
+        };
+        let mut args = vec![
+            "match",
+            "--variant",
+            variant,
+            "--players",
+            players[0],
+            players[1],
+            "--games",
+            "1200",
+            "--max-plies",
+            "150",
+            "--sprt",
+            "elo0=0",
+            "elo1=100",
+            "model=logistic",
+        ];
+        args.extend(["--concurrency", "2"]);
+        let out = triskel(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.lines().any(|l| l == expected), "{variant}: {text}");
+        let played = table(&text)[0].1;
+        assert!(played < 600, "{variant}: {played} games");
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("sprt: ") && l.contains("LLR")),
+            "{text}"
+        );
+    }
+    let out = triskel(&["match", "--players", "random", "greedy", "--sprt", "elo2=3"]);
+    assert_eq!(out.status.code(), Some(FAILURE));
+    assert!(
+        stderr(&out).contains("unknown key 'elo2'"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -93,6 +93,7 @@ fn sample_records(variant: Variant) -> Vec<Record> {
         opening_plies: SAMPLE_OPENING_PLIES,
         max_plies: SAMPLE_MAX_PLIES,
         concurrency: 1,
+        sprt: None,
     };
     let records = Mutex::new(Vec::new());
     run_match(&settings, &|f: &Finished| {

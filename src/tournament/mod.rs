@@ -32,6 +32,7 @@ pub mod pgn;
 pub mod player;
 pub mod record;
 pub mod schedule;
+pub mod sequential;
 pub mod sink;
 pub mod sprt;
 pub mod table;
@@ -41,7 +42,10 @@ use game::{GameResult, GameSetup, TimeControl, play_game};
 use player::{PlayerConfig, mix_seed};
 use record::Record;
 use schedule::{Opening, random_opening, seatings};
+use sequential::MatchSprt;
+use sprt::Decision;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use table::PointsTable;
 
 /// Plies after the opening at which a game is adjudicated a draw, by default.
@@ -81,6 +85,9 @@ pub struct MatchSettings {
     pub max_plies: usize,
     /// Games played at the same time.
     pub concurrency: usize,
+    /// The SPRT of the first configuration against the others, if one is
+    /// run: the match ends when it decides.
+    pub sprt: Option<MatchSprt>,
 }
 
 /// The games of a match, made one at a time as they are played, so that a
@@ -224,6 +231,9 @@ impl MatchSettings {
     }
 }
 
+/// The configuration an SPRT tests: the match's first.
+pub const TESTED: usize = 0;
+
 /// A finished game as reported to the caller while the match runs.
 pub struct Finished<'a> {
     /// The game's record.
@@ -234,6 +244,8 @@ pub struct Finished<'a> {
     pub total: usize,
     /// The position and move of an illegal answer, if there was one.
     pub illegal: Option<&'a str>,
+    /// The SPRT's line and decision when this game completed a round.
+    pub sprt: Option<(&'a str, Decision)>,
 }
 
 /// Plays the match, calling `on_game` after each game (from the thread
@@ -246,8 +258,13 @@ pub fn run_match(
     let names: Vec<&str> = settings.players.iter().map(|p| p.name.as_str()).collect();
     let rules = settings.variant.game();
     let letters = &rules.letters[..rules.players];
-    let state = Mutex::new((PointsTable::new(&names, letters), 0usize));
+    let state = Mutex::new((
+        PointsTable::new(&names, letters),
+        0usize,
+        settings.sprt.clone(),
+    ));
     let total = schedule.len();
+    let decided = AtomicBool::new(false);
     let play = |index: usize| -> Result<(), String> {
         let game = &schedule.game(index);
         // Drawn again for each game of the round: a few random plies, fewer
@@ -267,26 +284,63 @@ pub fn run_match(
         let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
         guard.0.add(&game.seats, &result);
         guard.1 += 1;
+        let tested: Vec<usize> = (0..game.seats.len())
+            .filter(|&s| game.seats[s] == TESTED)
+            .collect();
+        let tested_points: f64 = tested.iter().map(|&s| result.points[s]).sum();
+        let total_points: f64 = result.points.iter().sum();
+        let seats = (tested.len(), game.seats.len());
+        let sprt = guard.2.as_mut().and_then(|sprt| {
+            let line = sprt.add_game(game.round, game.id, tested_points, total_points, seats)?;
+            Some((line, sprt.decision()))
+        });
+        if let Some((_, decision)) = &sprt
+            && *decision != Decision::Continue
+        {
+            decided.store(true, Ordering::Relaxed);
+        }
         on_game(&Finished {
             record: &record,
             done: guard.1,
             total,
             illegal: result.illegal.as_deref(),
+            sprt: sprt
+                .as_ref()
+                .map(|(line, decision)| (line.as_str(), *decision)),
         });
         Ok(())
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(settings.concurrency.max(1))
-        .build()
-        .map_err(|why| format!("cannot start the game threads: {why}"))?;
-    pool.install(|| {
-        use rayon::prelude::*;
-        (0..total)
-            .into_par_iter()
-            .with_max_len(1)
-            .try_for_each(play)
-    })?;
-    let (table, _) = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    // Each game thread takes the next game in schedule order, so games
+    // start in order (records wait for at most the games in flight, and an
+    // SPRT's rounds complete one after another); the first error stops
+    // every thread from taking more, as does an SPRT's decision.
+    let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let worker = || {
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= total || decided.load(Ordering::Relaxed) {
+                return;
+            }
+            if let Err(why) = play(index) {
+                failure
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(why);
+                next.store(total, Ordering::Relaxed);
+                return;
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..settings.concurrency.clamp(1, total.max(1)) {
+            scope.spawn(worker);
+        }
+    });
+    if let Some(why) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(why);
+    }
+    let (table, _, _) = state.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(table)
 }
 
@@ -308,6 +362,7 @@ mod tests {
             opening_plies: 4,
             max_plies: 200,
             concurrency: 2,
+            sprt: None,
         }
     }
 
