@@ -30,12 +30,16 @@ use triskel::tournament::{
     DEFAULT_MAX_PLIES, DEFAULT_OPENING_PLIES_PER_PLAYER, Finished, MAX_OPENING_PLIES,
     MatchSettings, run_match, unique_names,
 };
+use triskel::tournament::{interrupt, interrupted};
 use triskel::variants::Variant;
 
 /// The value parser of `--threads`: from 1 to what `Threads` allows.
 fn thread_count() -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
     number::argument(1..=usize::try_from(max_threads()).unwrap_or(1))
 }
+
+/// The exit status after Ctrl-C or SIGTERM (128 + SIGINT, as shells use).
+const INTERRUPTED_EXIT: i32 = 130;
 
 /// Most games a match plays at the same time.
 const MAX_CONCURRENCY: u64 = 256;
@@ -422,9 +426,28 @@ impl MatchArgs {
                 }
             }
         };
+        // Ctrl-C or SIGTERM: no new game starts, the games in flight are
+        // abandoned and their engines ended, and the table of the finished
+        // games is printed; a second signal ends the program at once.
+        let handler = ctrlc::set_handler(|| {
+            if interrupted() {
+                std::process::exit(INTERRUPTED_EXIT);
+            }
+            interrupt();
+        });
+        if let Err(why) = handler {
+            eprintln!("warning: Ctrl-C will not print the table: {why}");
+        }
         let table = run_match(&settings, &on_game)?;
         out.line("");
         out.block(table.lines());
+        if interrupted() {
+            eprintln!(
+                "interrupted: {} of {} games finished",
+                table.games,
+                schedule.len()
+            );
+        }
         if settings.sprt.is_some() {
             let last = last_test.into_inner().unwrap_or_else(|e| e.into_inner());
             out.line(&match last {
@@ -438,6 +461,7 @@ impl MatchArgs {
         }
         match write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
             Some(why) => Err(why),
+            None if interrupted() => std::process::exit(INTERRUPTED_EXIT),
             None => Ok(()),
         }
     }

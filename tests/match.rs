@@ -820,3 +820,73 @@ fn an_sprt_ends_the_match_when_it_decides() {
         stderr(&out)
     );
 }
+
+#[test]
+fn ctrl_c_prints_the_table_of_the_finished_games_and_ends_every_engine() {
+    // An engine that never hears `quit` (a filter drops it), in a match
+    // interrupted by SIGINT while its games run.
+    let script = TempFile::new("deaf-engine.sh");
+    std::fs::write(
+        &script.0,
+        format!(
+            "#!/bin/sh\ngrep -v --line-buffered '^quit$' | '{}'\n",
+            env!("CARGO_BIN_EXE_triskel")
+        ),
+    )
+    .expect("the script is written");
+    let made_executable = Command::new("chmod")
+        .args(["+x", script.path()])
+        .status()
+        .expect("chmod runs");
+    assert!(made_executable.success());
+    let record = TempFile::new("interrupted.records");
+    let child = Command::new(env!("CARGO_BIN_EXE_triskel"))
+        .args([
+            "match",
+            "--players",
+            "random",
+            "--engine",
+            &format!("cmd={}", script.path()),
+            "name=deaf",
+            "--games",
+            "1000",
+            "--time",
+            "3000",
+            "--inc",
+            "0",
+            "--record",
+            record.path(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the match starts");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("the match ends");
+    let (text, err) = (stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted:"), "{err}");
+    let rows = table(&text);
+    assert_eq!(rows.len(), 2, "{text}");
+    let finished = rows[0].1;
+    assert!(finished < 1000, "{text}");
+    assert_eq!(
+        record.records().len(),
+        finished,
+        "every finished game recorded"
+    );
+    let left = Command::new("pgrep")
+        .args(["-f", script.path()])
+        .output()
+        .expect("pgrep runs");
+    assert!(
+        left.stdout.is_empty(),
+        "engines left running: {}",
+        stdout(&left)
+    );
+}

@@ -37,6 +37,9 @@ const GRACE: Duration = Duration::from_secs(1);
 const FIXED_SEARCH_WAIT: Duration = Duration::from_secs(600);
 /// How long an engine may take to exit after `quit` before it is killed.
 const QUIT_WAIT: Duration = Duration::from_millis(500);
+/// How often a wait for an engine's answer looks whether the match was
+/// interrupted.
+const INTERRUPT_POLL: Duration = Duration::from_millis(50);
 /// Polling interval while waiting for an engine to exit.
 const EXIT_POLL: Duration = Duration::from_millis(10);
 
@@ -234,9 +237,13 @@ impl ExternalEngine {
     fn read_until(&mut self, word: &str, deadline: Instant) -> Result<String, Silence> {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            if super::interrupted() {
+                return Err(Silence::Exited);
+            }
+            match self.lines.recv_timeout(left.min(INTERRUPT_POLL)) {
                 Ok(line) if line.split_whitespace().next() == Some(word) => return Ok(line),
                 Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {}
                 Err(RecvTimeoutError::Timeout) => return Err(Silence::Timeout),
                 Err(RecvTimeoutError::Disconnected) => return Err(Silence::Exited),
             }

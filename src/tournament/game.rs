@@ -95,8 +95,11 @@ pub struct GameResult {
     pub illegal: Option<String>,
 }
 
-/// Plays the game of `setup`. Fails only when a player cannot be set up
-/// (its engine's table cannot be allocated).
+/// Why a game in flight was not finished.
+const ABANDONED: &str = "the match was interrupted";
+
+/// Plays the game of `setup`. Fails when a player cannot be set up (its
+/// engine's table cannot be allocated) or the match is interrupted.
 pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
     let players = setup.start.game().players;
     let mut movers = setup
@@ -118,6 +121,9 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
     let mut moves = Vec::new();
     let mut illegal = None;
     let (end, points) = loop {
+        if super::interrupted() {
+            return Err(ABANDONED.to_string());
+        }
         if let Some(outcome) = pos.outcome_with_claims() {
             break (GameEnd::Rules(outcome.reason), outcome.points);
         }
@@ -139,6 +145,9 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
         let answer = movers[seat].choose(&pos, &moves, &clocks);
         let took = started.elapsed();
         time_used[seat] += took;
+        if super::interrupted() {
+            return Err(ABANDONED.to_string());
+        }
         let lost_contact = match &answer {
             Err(Failure::Disconnected(why)) => Some((GameEnd::Disconnect(me), why)),
             Err(Failure::Stalled(why)) => Some((GameEnd::Stall(me), why)),

@@ -231,6 +231,27 @@ impl MatchSettings {
     }
 }
 
+/// Raised by Ctrl-C or SIGTERM (see [`interrupt`]): no game starts, the
+/// games in flight are abandoned (their engine processes told to quit,
+/// then killed) and the match returns what it finished.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Asks the running match to end as soon as it can (a signal handler's
+/// work: it only raises a flag).
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
+/// Whether the match was interrupted.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
+/// The flag that stops searches of the built-in engine on interruption.
+pub(crate) fn interruption_flag() -> &'static AtomicBool {
+    &INTERRUPTED
+}
+
 /// The configuration an SPRT tests: the match's first.
 pub const TESTED: usize = 0;
 
@@ -319,10 +340,13 @@ pub fn run_match(
     let worker = || {
         loop {
             let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= total || decided.load(Ordering::Relaxed) {
+            if index >= total || decided.load(Ordering::Relaxed) || interrupted() {
                 return;
             }
             if let Err(why) = play(index) {
+                if interrupted() {
+                    return;
+                }
                 failure
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())

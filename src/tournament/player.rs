@@ -16,7 +16,6 @@ use crate::protocol::options::{
 use crate::search::eval::EvalTables;
 use crate::search::{self, Limits, MAX_DEPTH, Searcher};
 use crate::types::{MAX_PLAYERS, PieceKind};
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// The spec of the baseline that plays a random legal move.
@@ -340,8 +339,9 @@ impl Mover {
                         ..Limits::default()
                     }
                 };
-                let stop = AtomicBool::new(false);
-                searcher.search(pos, &limits, &stop, &mut |_| {}).best
+                searcher
+                    .search(pos, &limits, super::interruption_flag(), &mut |_| {})
+                    .best
             }
         })
     }
