@@ -282,7 +282,7 @@ fn self_play_names_are_numbered() {
 
 #[test]
 fn bad_flags_fail_clearly() {
-    let cases: [(&[&str], i32, &str); 16] = [
+    let cases: [(&[&str], i32, &str); 15] = [
         (
             &["--variant", "go", "--players", "random", "greedy"],
             FAILURE,
@@ -344,11 +344,6 @@ fn bad_flags_fail_clearly() {
             &["--players", "random", "greedy", "--each", "st=1"],
             FAILURE,
             "--each",
-        ),
-        (
-            &["--players", "random", "exec:/nonexistent/engine"],
-            FAILURE,
-            "cannot start '/nonexistent/engine'",
         ),
     ];
     for (args, code, mention) in cases {
@@ -889,4 +884,28 @@ fn ctrl_c_prints_the_table_of_the_finished_games_and_ends_every_engine() {
         "engines left running: {}",
         stdout(&left)
     );
+}
+
+#[test]
+fn an_engine_that_does_not_start_forfeits_its_games_and_the_match_goes_on() {
+    let out = triskel(&[
+        "match",
+        "--players",
+        "random",
+        "exec:/nonexistent/engine",
+        "--games",
+        "4",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "did not start: exec:/nonexistent/engine: cannot start '/nonexistent/engine'"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert_eq!(crashes_and_stalls(&text), [0, 4], "{text}");
+    let rows = table(&text);
+    assert_eq!((rows[0].1, rows[0].3), (4, 4.0), "{text}");
 }

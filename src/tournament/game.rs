@@ -9,7 +9,7 @@
 //! maximum number of plies, by adjudication as a draw.
 
 use super::external::Failure;
-use super::player::{ClockView, Mover, PlayerConfig};
+use super::player::{ClockView, Mover, PlayerConfig, PlayerKind};
 use crate::position::Position;
 use crate::rules::{EndReason, Outcome};
 use crate::types::{MAX_PLAYERS, Player};
@@ -102,12 +102,25 @@ const ABANDONED: &str = "the match was interrupted";
 /// engine's table cannot be allocated) or the match is interrupted.
 pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
     let players = setup.start.game().players;
-    let mut movers = setup
-        .seats
-        .iter()
-        .zip(&setup.seeds)
-        .map(|(config, &seed)| Mover::new(config, seed, setup.start))
-        .collect::<Result<Vec<_>, String>>()?;
+    let mut movers = Vec::with_capacity(players);
+    for (seat, (config, &seed)) in setup.seats.iter().zip(&setup.seeds).enumerate() {
+        match Mover::new(config, seed, setup.start) {
+            Ok(mover) => movers.push(mover),
+            // An engine process that does not start or complete its
+            // handshake forfeits the game; the match goes on.
+            Err(why) if matches!(config.kind, PlayerKind::External(_)) => {
+                let me = Player::new(seat);
+                return Ok(GameResult {
+                    moves: Vec::new(),
+                    end: GameEnd::Disconnect(me),
+                    points: forfeit_points(setup.start, me)[..players].to_vec(),
+                    time_used: vec![Duration::ZERO; players],
+                    illegal: Some(format!("did not start: {why}")),
+                });
+            }
+            Err(why) => return Err(why),
+        }
+    }
     let clocked: Vec<bool> = setup.seats.iter().map(|c| c.is_clocked()).collect();
     let controls: Vec<TimeControl> = setup
         .seats
