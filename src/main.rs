@@ -394,6 +394,14 @@ impl MatchArgs {
             settings.opening_plies,
             settings.concurrency
         ));
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        if settings.concurrency > cores {
+            eprintln!(
+                "warning: --concurrency {} is above the {cores} logical CPUs: engines on the clock \
+                 share cores and play below their strength",
+                settings.concurrency
+            );
+        }
         let last_test: Mutex<Option<(String, Decision)>> = Mutex::new(None);
         let on_game = |finished: &Finished| {
             let r = finished.record;

@@ -909,3 +909,25 @@ fn an_engine_that_does_not_start_forfeits_its_games_and_the_match_goes_on() {
     let rows = table(&text);
     assert_eq!((rows[0].1, rows[0].3), (4, 4.0), "{text}");
 }
+
+#[test]
+fn more_games_at_once_than_cores_are_played_with_a_warning() {
+    let out = triskel(&[
+        "match",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "2",
+        "--concurrency",
+        "256",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("warning: --concurrency 256 is above the"),
+        "{}",
+        stderr(&out)
+    );
+    let quiet = triskel(&["match", "--players", "random", "greedy", "--games", "2"]);
+    assert!(!stderr(&quiet).contains("warning"), "{}", stderr(&quiet));
+}
