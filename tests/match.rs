@@ -444,16 +444,10 @@ fn engine_processes_play_a_three_player_game() {
 fn a_process_that_stops_answering_forfeits_and_the_match_goes_on() {
     // A shell engine that completes the handshake and exits at `go`.
     let script = TempFile::new("silent-engine.sh");
-    std::fs::write(
-        &script.0,
+    write_script(
+        &script,
         "#!/bin/sh\nwhile read line; do case \"$line\" in uci) echo uciok;; isready) echo readyok;; go*) exit 0;; esac; done\n",
-    )
-    .expect("the script is written");
-    let made_executable = Command::new("chmod")
-        .args(["+x", script.path()])
-        .status()
-        .expect("chmod runs");
-    assert!(made_executable.success());
+    );
     let exec = format!("exec:{}", script.path());
     let out = triskel(&[
         "match",
@@ -498,16 +492,10 @@ fn crashes_and_stalls(out: &str) -> Vec<usize> {
 fn a_process_that_hangs_on_go_stalls_and_the_match_goes_on() {
     // A shell engine that completes the handshake and then never answers.
     let script = TempFile::new("hanging-engine.sh");
-    std::fs::write(
-        &script.0,
+    write_script(
+        &script,
         "#!/bin/sh\nwhile read line; do case \"$line\" in uci) echo uciok;; isready) echo readyok;; go*) sleep 30;; esac; done\n",
-    )
-    .expect("the script is written");
-    let made_executable = Command::new("chmod")
-        .args(["+x", script.path()])
-        .status()
-        .expect("chmod runs");
-    assert!(made_executable.success());
+    );
     let record = TempFile::new("hanging-engine.records");
     let out = triskel(&[
         "match",
@@ -539,23 +527,27 @@ fn a_process_that_hangs_on_go_stalls_and_the_match_goes_on() {
     );
 }
 
-/// A shell script at `file` that writes every line it is sent to `log`
-/// and passes it to this engine: a UCI engine whose input can be read.
-fn logging_engine(file: &TempFile, log: &TempFile) {
-    std::fs::write(
-        &file.0,
-        format!(
-            "#!/bin/sh\ntee -a '{}' | '{}'\n",
-            log.path(),
-            env!("CARGO_BIN_EXE_triskel")
-        ),
-    )
-    .expect("the script is written");
+/// Writes the shell script `text` to `file` and makes it executable.
+fn write_script(file: &TempFile, text: impl AsRef<str>) {
+    std::fs::write(&file.0, text.as_ref()).expect("the script is written");
     let made_executable = Command::new("chmod")
         .args(["+x", file.path()])
         .status()
         .expect("chmod runs");
     assert!(made_executable.success());
+}
+
+/// A shell script at `file` that writes every line it is sent to `log`
+/// and passes it to this engine: a UCI engine whose input can be read.
+fn logging_engine(file: &TempFile, log: &TempFile) {
+    write_script(
+        file,
+        format!(
+            "#!/bin/sh\ntee -a '{}' | '{}'\n",
+            log.path(),
+            env!("CARGO_BIN_EXE_triskel")
+        ),
+    );
 }
 
 /// Whether `fen` is standard FEN: the board in the standard's letters only.
@@ -635,19 +627,13 @@ fn a_uci_engine_gets_standard_uci_in_classical_chess() {
 /// A shell script at `file` that runs this engine with its output passed
 /// through the `sed` program `edit`: a real engine with one fault added.
 fn edited_engine(file: &TempFile, edit: &str) {
-    std::fs::write(
-        &file.0,
+    write_script(
+        file,
         format!(
             "#!/bin/sh\n'{}' | sed -u '{edit}'\n",
             env!("CARGO_BIN_EXE_triskel")
         ),
-    )
-    .expect("the script is written");
-    let made_executable = Command::new("chmod")
-        .args(["+x", file.path()])
-        .status()
-        .expect("chmod runs");
-    assert!(made_executable.success());
+    );
 }
 
 #[test]
@@ -821,19 +807,13 @@ fn ctrl_c_prints_the_table_of_the_finished_games_and_ends_every_engine() {
     // An engine that never hears `quit` (a filter drops it), in a match
     // interrupted by SIGINT while its games run.
     let script = TempFile::new("deaf-engine.sh");
-    std::fs::write(
-        &script.0,
+    write_script(
+        &script,
         format!(
             "#!/bin/sh\ngrep -v --line-buffered '^quit$' | '{}'\n",
             env!("CARGO_BIN_EXE_triskel")
         ),
-    )
-    .expect("the script is written");
-    let made_executable = Command::new("chmod")
-        .args(["+x", script.path()])
-        .status()
-        .expect("chmod runs");
-    assert!(made_executable.success());
+    );
     let record = TempFile::new("interrupted.records");
     let child = Command::new(env!("CARGO_BIN_EXE_triskel"))
         .args([

@@ -91,7 +91,8 @@ pub struct GameResult {
     pub points: Vec<f64>,
     /// Time each seat used in total.
     pub time_used: Vec<Duration>,
-    /// The position and move of an illegal answer, for the report.
+    /// Why a player forfeited (an illegal answer, a lost engine process),
+    /// with the position, for the report.
     pub illegal: Option<String>,
 }
 

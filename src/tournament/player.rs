@@ -3,7 +3,7 @@
 //! (the capture of the most valuable piece, else a random move), both driven
 //! by a seeded generator so that a match can be replayed.
 
-use super::engine_spec::ExternalConfig;
+use super::engine_spec::{ExternalConfig, FixedLimit};
 use super::external::{ExternalEngine, Failure};
 use super::game::TimeControl;
 use crate::moves::Move;
@@ -83,18 +83,14 @@ pub fn mix_seed(parts: &[u64]) -> u64 {
 pub struct EngineConfig {
     /// The search options (algorithm, table, threads, overhead).
     pub options: search::Options,
-    /// Search every move to this depth instead of by the clock.
-    pub depth: Option<u32>,
-    /// Search about this many nodes per move instead of by the clock.
-    pub nodes: Option<u64>,
-    /// Think this long per move instead of by the clock.
-    pub movetime: Option<Duration>,
+    /// A fixed depth, node count or time per move instead of the clock.
+    pub limit: FixedLimit,
 }
 
 impl EngineConfig {
     /// Whether the engine plays by the clock (no fixed depth, nodes or time per move).
     pub fn is_clocked(&self) -> bool {
-        self.depth.is_none() && self.nodes.is_none() && self.movetime.is_none()
+        self.limit.is_none()
     }
 }
 
@@ -190,9 +186,7 @@ fn engine_config(overrides: &str) -> Result<EngineConfig, String> {
     let mut options = ProtocolOptions::default();
     let mut config = EngineConfig {
         options: options.search(),
-        depth: None,
-        nodes: None,
-        movetime: None,
+        limit: FixedLimit::default(),
     };
     let mut seen: Vec<&str> = Vec::new();
     for pair in overrides.split(',').filter(|p| !p.is_empty()) {
@@ -218,15 +212,17 @@ fn engine_config(overrides: &str) -> Result<EngineConfig, String> {
             "overhead" => set_option(&mut options, MOVE_OVERHEAD, key, value)?,
             "depth" => {
                 let depth = positive(key, value)?;
-                config.depth = Some(
+                config.limit.depth = Some(
                     u32::try_from(depth)
                         .ok()
                         .filter(|&d| d <= MAX_DEPTH)
                         .ok_or_else(|| format!("depth={value}: at most {MAX_DEPTH}"))?,
                 );
             }
-            "nodes" => config.nodes = Some(positive(key, value)?),
-            "movetime" => config.movetime = Some(Duration::from_millis(positive(key, value)?)),
+            "nodes" => config.limit.nodes = Some(positive(key, value)?),
+            "movetime" => {
+                config.limit.movetime = Some(Duration::from_millis(positive(key, value)?));
+            }
             _ => unreachable!("every key of ENGINE_KEYS is handled"),
         }
     }
@@ -333,9 +329,9 @@ impl Mover {
                     }
                 } else {
                     Limits {
-                        depth: config.depth,
-                        nodes: config.nodes,
-                        movetime: config.movetime,
+                        depth: config.limit.depth,
+                        nodes: config.limit.nodes,
+                        movetime: config.limit.movetime,
                         ..Limits::default()
                     }
                 };
@@ -461,7 +457,7 @@ mod tests {
         };
         assert_eq!(e.options.algorithm, search::Algorithm::MaxN);
         assert_eq!(e.options.hash_mb, 4);
-        assert_eq!(e.depth, Some(3));
+        assert_eq!(e.limit.depth, Some(3));
         for bad in [
             "",
             "rando",
