@@ -1,6 +1,6 @@
 //! The `triskel` command: without a subcommand, the engine's protocol on
 //! stdin/stdout (protocol.md); `perft` and `bench` for testing and timing;
-//! `match` for measuring playing strength.
+//! `match` for measuring playing strength; `book` for making its openings.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::BufWriter;
@@ -18,8 +18,10 @@ use triskel::protocol::setup::build_position;
 use triskel::protocol::{self, Output, perft_lines};
 use triskel::rules::format_points;
 use triskel::search::MAX_DEPTH;
+use triskel::tournament::balanced::{BookRecipe, make_book};
 use triskel::tournament::engine_spec::{ENGINE_SPEC_KEYS, ExternalConfig};
 use triskel::tournament::game::TimeControl;
+use triskel::tournament::openings::{Book, BookSpec};
 use triskel::tournament::pgn::{MatchTags, PgnGame, today};
 use triskel::tournament::player::{ENGINE_KEYS, PlayerConfig, PlayerKind};
 use triskel::tournament::record::{HEADER, Record};
@@ -97,6 +99,94 @@ enum Command {
     /// Play a match between player configurations and print the points table.
     #[command(after_help = match_help())]
     Match(MatchArgs),
+    /// Make a balanced opening book (tfen, on standard output): random
+    /// walks from the start position kept where a search to a fixed depth
+    /// scores every player within a margin of even.
+    Book(BookArgs),
+}
+
+/// The arguments of `triskel book`.
+#[derive(clap::Args)]
+struct BookArgs {
+    /// Game id (see `uci` for the list).
+    #[arg(long, default_value = "chess")]
+    variant: String,
+    /// Openings to make.
+    #[arg(long, default_value_t = 300, value_parser = number::argument(1..=MAX_BOOK_OPENINGS))]
+    count: usize,
+    /// Random plies of each opening [default: 4 per player].
+    #[arg(long, value_parser = number::argument(1..=MAX_OPENING_PLIES))]
+    plies: Option<usize>,
+    /// Depth of the search that judges each walk.
+    #[arg(long, default_value_t = 6, value_parser = number::argument(1..=MAX_DEPTH))]
+    depth: u32,
+    /// Largest score of any player, in centipawns, that counts as balanced.
+    #[arg(long, default_value_t = 50, value_parser = number::argument(0..=MAX_BOOK_MARGIN))]
+    margin: i32,
+    /// Seed of the walks.
+    #[arg(long, default_value_t = 0, value_parser = number::argument(0..=u64::MAX))]
+    seed: u64,
+    /// Threads judging walks [default: one per logical CPU].
+    #[arg(long, value_parser = thread_count())]
+    threads: Option<usize>,
+}
+
+/// Most openings `triskel book` makes.
+const MAX_BOOK_OPENINGS: usize = 1_000_000;
+
+/// Largest balance margin of `triskel book`, in centipawns (ten queens).
+const MAX_BOOK_MARGIN: i32 = 10_000;
+
+/// Random plies per player of `triskel book`'s walks, by default.
+const DEFAULT_BOOK_PLIES_PER_PLAYER: usize = 4;
+
+/// The playable game of a `--variant` argument.
+fn playable_variant(id: &str) -> Result<Variant, String> {
+    Variant::from_id(id)
+        .filter(|v| v.is_playable())
+        .ok_or_else(|| {
+            let ids: Vec<&str> = Variant::ALL.iter().map(|v| v.id()).collect();
+            format!("--variant {id}: unknown game (games: {})", ids.join(" "))
+        })
+}
+
+impl BookArgs {
+    /// `triskel book`.
+    fn run(self) -> Result<(), String> {
+        let variant = playable_variant(&self.variant)?;
+        let recipe = BookRecipe {
+            variant,
+            count: self.count,
+            plies: self
+                .plies
+                .unwrap_or(DEFAULT_BOOK_PLIES_PER_PLAYER * variant.game().players),
+            depth: self.depth,
+            margin: self.margin,
+            seed: self.seed,
+        };
+        let mut pool = rayon::ThreadPoolBuilder::new();
+        if let Some(threads) = self.threads {
+            pool = pool.num_threads(threads);
+        }
+        let pool = pool.build().map_err(|why| format!("threads: {why}"))?;
+        let started = Instant::now();
+        let book = pool.install(|| {
+            make_book(&recipe, &mut |kept, tried| {
+                eprint!(
+                    "\rbook {variant}: {kept}/{} kept of {tried} walks, {} s ",
+                    recipe.count,
+                    started.elapsed().as_secs()
+                );
+            })
+        });
+        eprintln!();
+        let command = format!(
+            "triskel book --variant {variant} --count {} --plies {} --depth {} --margin {} --seed {}",
+            recipe.count, recipe.plies, recipe.depth, recipe.margin, recipe.seed
+        );
+        Output::stdout().block(book?.text(&recipe, &command).lines().map(String::from));
+        Ok(())
+    }
 }
 
 /// The arguments of `triskel match`.
@@ -149,8 +239,13 @@ struct MatchArgs {
           value_parser = number::argument(1..=MAX_CONCURRENCY))]
     concurrency: u64,
     /// Random plies from the start position that open each round [default: 2 per player].
-    #[arg(long, value_parser = number::argument(0..=MAX_OPENING_PLIES as u64))]
+    #[arg(long, value_parser = number::argument(0..=MAX_OPENING_PLIES as u64),
+          conflicts_with = "openings")]
     opening_plies: Option<u64>,
+    /// Open the rounds from a book instead: file=F format=epd|pgn|tfen
+    /// order=random|sequential start=N plies=N (the books of openings/ are tfen).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    openings: Option<Vec<String>>,
     /// Plies after the opening at which a game is adjudicated a draw.
     #[arg(long, default_value_t = DEFAULT_MAX_PLIES as u64,
           value_parser = number::argument(1..=u64::MAX))]
@@ -229,6 +324,7 @@ fn main() -> ExitCode {
         ),
         Some(Command::Bench { depth, threads }) => run_bench(depth, threads),
         Some(Command::Match(args)) => args.run(),
+        Some(Command::Book(args)) => args.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -297,16 +393,7 @@ fn run_bench(depth: Option<u32>, threads: usize) -> Result<(), String> {
 impl MatchArgs {
     /// The match's settings, or what is wrong with the arguments.
     fn settings(&self) -> Result<MatchSettings, String> {
-        let variant = Variant::from_id(&self.variant)
-            .filter(|v| v.is_playable())
-            .ok_or_else(|| {
-                let ids: Vec<&str> = Variant::ALL.iter().map(|v| v.id()).collect();
-                format!(
-                    "--variant {}: unknown game (games: {})",
-                    self.variant,
-                    ids.join(" ")
-                )
-            })?;
+        let variant = playable_variant(&self.variant)?;
         let mut players = self
             .players
             .iter()
@@ -347,10 +434,20 @@ impl MatchArgs {
                 DEFAULT_OPENING_PLIES_PER_PLAYER * variant.game().players,
                 count,
             ),
+            book: None,
             max_plies: count(self.max_plies),
             concurrency: count(self.concurrency),
             sprt: None,
         };
+        if let Some(words) = &self.openings {
+            let spec = BookSpec::parse(words).map_err(|why| format!("--openings: {why}"))?;
+            let book =
+                Book::load(&spec, variant, self.seed).map_err(|why| format!("--openings {why}"))?;
+            for skipped in &book.skipped {
+                eprintln!("warning: --openings {}: {skipped}", spec.file.display());
+            }
+            settings.book = Some(book);
+        }
         if let Some(words) = &self.sprt {
             let round = settings.round_seatings()?;
             settings.sprt = Some(
@@ -382,8 +479,12 @@ impl MatchArgs {
         let write_error: Mutex<Option<String>> = Mutex::new(None);
         let out = Output::stdout();
         let names: Vec<&str> = settings.players.iter().map(|p| p.name.as_str()).collect();
+        let openings = match &settings.book {
+            Some(book) => format!("{} book openings", book.len()),
+            None => format!("{} opening plies", settings.opening_plies),
+        };
         out.line(&format!(
-            "match {}: {}; {} games in {} rounds; {}+{} ms; seed {}; {} opening plies; {} concurrent",
+            "match {}: {}; {} games in {} rounds; {}+{} ms; seed {}; {openings}; {} concurrent",
             settings.variant,
             names.join(" vs "),
             schedule.len(),
@@ -391,7 +492,6 @@ impl MatchArgs {
             self.time,
             self.inc,
             settings.seed,
-            settings.opening_plies,
             settings.concurrency
         ));
         let cores = std::thread::available_parallelism().map_or(1, usize::from);

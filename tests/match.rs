@@ -101,14 +101,15 @@ fn play(name: &str, args: &[&str]) -> (String, Vec<Record>) {
     (text, records)
 }
 
-/// Replays a record from the start position: the opening reaches its
+/// Replays a record from its opening's position: the opening reaches its
 /// position, every move is legal, and the end and points are the rules'.
 fn check_replay(r: &Record) {
-    let opening = build_position(r.variant, AfterMate::End, None, &r.opening)
+    let from = r.from.as_deref();
+    let opening = build_position(r.variant, AfterMate::End, from, &r.opening)
         .unwrap_or_else(|e| panic!("game {}: opening: {e}", r.id));
     assert_eq!(opening.fen(), r.fen, "game {}", r.id);
     let all: Vec<&String> = r.opening.iter().chain(&r.moves).collect();
-    let end = build_position(r.variant, AfterMate::End, None, &all)
+    let end = build_position(r.variant, AfterMate::End, from, &all)
         .unwrap_or_else(|e| panic!("game {}: {e}", r.id));
     let sum: f64 = r.points.iter().sum();
     match r.end {
@@ -282,7 +283,7 @@ fn self_play_names_are_numbered() {
 
 #[test]
 fn bad_flags_fail_clearly() {
-    let cases: [(&[&str], i32, &str); 15] = [
+    let cases: [(&[&str], i32, &str); 19] = [
         (
             &["--variant", "go", "--players", "random", "greedy"],
             FAILURE,
@@ -344,6 +345,53 @@ fn bad_flags_fail_clearly() {
             &["--players", "random", "greedy", "--each", "st=1"],
             FAILURE,
             "--each",
+        ),
+        (
+            &[
+                "--players",
+                "random",
+                "greedy",
+                "--openings",
+                "order=random",
+            ],
+            FAILURE,
+            "file= is missing",
+        ),
+        (
+            &[
+                "--players",
+                "random",
+                "greedy",
+                "--openings",
+                "file=/nonexistent/book.epd",
+            ],
+            FAILURE,
+            "/nonexistent/book.epd",
+        ),
+        (
+            &[
+                "--players",
+                "random",
+                "greedy",
+                "--openings",
+                "file=b",
+                "start=0",
+            ],
+            FAILURE,
+            "start=0",
+        ),
+        (
+            &[
+                "--players",
+                "random",
+                "greedy",
+                "--openings",
+                "file=b",
+                "--opening-plies",
+                "2",
+            ],
+            USAGE_ERROR,
+            "--opening-plies",
         ),
     ];
     for (args, code, mention) in cases {
@@ -910,4 +958,233 @@ fn more_games_at_once_than_cores_are_played_with_a_warning() {
     );
     let quiet = triskel(&["match", "--players", "random", "greedy", "--games", "2"]);
     assert!(!stderr(&quiet).contains("warning"), "{}", stderr(&quiet));
+}
+
+#[test]
+fn a_book_opens_each_round_in_every_seating_in_the_order_asked() {
+    let book = TempFile::new("book.tfen");
+    let lines = [
+        "# three openings",
+        "startpos moves e2e4 e7e5",
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1",
+        "fen rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1 moves e7e5",
+    ];
+    std::fs::write(&book.0, lines.join("\n")).expect("the book");
+    let spec = format!("file={}", book.path());
+    let (text, records) = play(
+        "book-rounds",
+        &[
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "8",
+            "--max-plies",
+            "20",
+            "--openings",
+            &spec,
+            "start=2",
+        ],
+    );
+    assert!(text.contains("3 book openings"), "{text}");
+    assert_eq!(records.len(), 8);
+    let started: Vec<(Option<&str>, Vec<&str>)> = records
+        .iter()
+        .map(|r| {
+            (
+                r.from.as_deref(),
+                r.opening.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    let d4 = Some("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1");
+    let c4 = Some("rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1");
+    let expected = [
+        (d4, vec![]),
+        (c4, vec!["e7e5"]),
+        (None, vec!["e2e4", "e7e5"]),
+        (d4, vec![]),
+    ];
+    for (i, r) in records.iter().enumerate() {
+        assert_eq!(started[i], expected[r.round - 1], "game {}", r.id);
+    }
+    let seats: HashSet<(usize, &str)> = records
+        .iter()
+        .map(|r| (r.round, r.seats[0].1.as_str()))
+        .collect();
+    assert_eq!(seats.len(), 8, "each opening with both colours");
+}
+
+#[test]
+fn epd_and_pgn_books_play_in_chess_and_their_games_say_where_they_began() {
+    use triskel::tournament::pgn::read_games;
+    let epd = TempFile::new("book.epd");
+    std::fs::write(
+        &epd.0,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; id \"ruy\";\n",
+    )
+    .expect("the book");
+    let pgn = TempFile::new("book-games.pgn");
+    let spec = format!("file={}", epd.path());
+    let out = triskel(&[
+        "match",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "2",
+        "--max-plies",
+        "10",
+        "--openings",
+        &spec,
+        "format=epd",
+        "--pgnout",
+        pgn.path(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&pgn.0).expect("the PGN");
+    assert!(text.contains("[SetUp \"1\"]"), "{text}");
+    let games = read_games(&text).expect("PGN");
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        assert_eq!(
+            game.start_fen.as_deref(),
+            Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1")
+        );
+        game.replay()
+            .expect("every move legal from the book's position");
+    }
+    // The games just written are a PGN book themselves, cut to 4 plies.
+    let spec = format!("file={}", pgn.path());
+    let (_, records) = play(
+        "pgn-book",
+        &[
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "4",
+            "--max-plies",
+            "10",
+            "--openings",
+            &spec,
+            "format=pgn",
+            "plies=4",
+        ],
+    );
+    assert!(
+        records
+            .iter()
+            .all(|r| r.opening.len() == 4 && r.from.is_some())
+    );
+}
+
+#[test]
+fn a_three_player_book_opens_all_six_orders_alike() {
+    let book = TempFile::new("book3.tfen");
+    std::fs::write(
+        &book.0,
+        "startpos moves e2e4 e11e9 k8j6\nstartpos moves b1c3\n",
+    )
+    .expect("the book");
+    let spec = format!("file={}", book.path());
+    let (_, records) = play(
+        "book3",
+        &[
+            "--variant",
+            "trichess",
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "12",
+            "--max-plies",
+            "12",
+            "--openings",
+            &spec,
+        ],
+    );
+    for r in &records {
+        let expected: &[&str] = if r.round == 1 {
+            &["e2e4", "e11e9", "k8j6"]
+        } else {
+            &["b1c3"]
+        };
+        assert_eq!(r.opening, expected, "game {}", r.id);
+    }
+}
+
+#[test]
+fn a_made_book_is_balanced_text_that_a_match_opens_from() {
+    let book = TempFile::new("made.tfen");
+    let out = triskel(&[
+        "book",
+        "--variant",
+        "star",
+        "--count",
+        "4",
+        "--depth",
+        "2",
+        "--margin",
+        "80",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("# 4 openings of star: made by `triskel book --variant star"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.starts_with("startpos moves "))
+            .count(),
+        4
+    );
+    std::fs::write(&book.0, &text).expect("the book");
+    let spec = format!("file={}", book.path());
+    let (_, records) = play(
+        "made-book",
+        &[
+            "--variant",
+            "star",
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "6",
+            "--max-plies",
+            "6",
+            "--openings",
+            &spec,
+        ],
+    );
+    assert!(records.iter().all(|r| r.opening.len() == 12));
+    let again = triskel(&[
+        "book",
+        "--variant",
+        "star",
+        "--count",
+        "4",
+        "--depth",
+        "2",
+        "--margin",
+        "80",
+    ]);
+    assert_eq!(
+        stdout(&again),
+        text,
+        "a book is the same with any number of threads"
+    );
+    for (args, word) in [
+        (&["book", "--variant", "go"][..], "--variant"),
+        (&["book", "--count", "0"][..], "--count"),
+        (&["book", "--margin=-5"][..], "--margin"),
+        (&["book", "--depth", "999999"][..], "--depth"),
+    ] {
+        let out = triskel(args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains(word), "{args:?}: {}", stderr(&out));
+    }
 }

@@ -91,6 +91,7 @@ fn sample_records(variant: Variant) -> Vec<Record> {
         time_control: SAMPLE_CLOCKS,
         seed: SAMPLE_SEED,
         opening_plies: SAMPLE_OPENING_PLIES,
+        book: None,
         max_plies: SAMPLE_MAX_PLIES,
         concurrency: 1,
         sprt: None,

@@ -4,9 +4,10 @@
 //! A match plays whole rounds. A round is every seating of the
 //! configurations once ([`schedule::seatings`]: both colours with two
 //! players; all 6 orders with three, a pairing of two configurations seated
-//! as A,A,B and A,B,B in every order), all from one opening: a few seeded
-//! random legal plies from the start position, new for each round, that
-//! leave every player in and no king attacked.
+//! as A,A,B and A,B,B in every order), all from one opening: the next of
+//! an opening book ([`openings`]), or else a few seeded random legal plies
+//! from the start position, new for each round, that leave every player in
+//! and no king attacked.
 //!
 //! Rules of a game ([`game`]):
 //! - clocks: each clocked player starts with `time`; the real time of each
@@ -25,9 +26,11 @@
 //! sums points per configuration (a configuration seated twice in a game
 //! collects both seats' points).
 
+pub mod balanced;
 pub mod engine_spec;
 pub mod external;
 pub mod game;
+pub mod openings;
 pub mod pgn;
 pub mod player;
 pub mod record;
@@ -39,6 +42,7 @@ pub mod table;
 
 use crate::variants::Variant;
 use game::{GameResult, GameSetup, TimeControl, play_game};
+use openings::Book;
 use player::{PlayerConfig, mix_seed};
 use record::Record;
 use schedule::{Opening, random_opening, seatings};
@@ -79,8 +83,10 @@ pub struct MatchSettings {
     pub time_control: TimeControl,
     /// Seed of the openings and the baselines.
     pub seed: u64,
-    /// Random plies of each round's opening.
+    /// Random plies of each round's opening (without a book).
     pub opening_plies: usize,
+    /// The openings of the rounds, if they come from a book.
+    pub book: Option<Book>,
     /// Plies after the opening at which a game is adjudicated a draw.
     pub max_plies: usize,
     /// Games played at the same time.
@@ -200,6 +206,9 @@ impl MatchSettings {
 
     /// The opening of round `round` (from 1).
     pub fn opening(&self, round: usize) -> Opening {
+        if let Some(book) = &self.book {
+            return book.opening(round, self.variant);
+        }
         let seed = mix_seed(&[self.seed, OPENING_STREAM, round as u64]);
         random_opening(self.variant, self.opening_plies, seed)
     }
@@ -217,6 +226,7 @@ impl MatchSettings {
                 .enumerate()
                 .map(|(seat, &c)| (letters[seat], self.players[c].name.clone()))
                 .collect(),
+            from: opening.from.clone(),
             opening: opening.moves.clone(),
             fen: opening.position.fen(),
             moves: result.moves.clone(),
@@ -384,6 +394,7 @@ mod tests {
             time_control: TimeControl::fischer(Duration::from_secs(10), Duration::ZERO),
             seed: 5,
             opening_plies: 4,
+            book: None,
             max_plies: 200,
             concurrency: 2,
             sprt: None,

@@ -535,7 +535,20 @@ impl PgnGame {
     pub fn from_record(record: &Record, context: &MatchTags) -> Result<PgnGame, String> {
         let variant = record.variant;
         let mut game = PgnGame::new(variant);
-        let mut pos = Position::start(variant);
+        let mut pos = match &record.from {
+            None => Position::start(variant),
+            Some(fen) => {
+                let from = Position::from_fen(variant, fen).map_err(|why| {
+                    format!("game {}: the opening's position {fen}: {why:?}", record.id)
+                })?;
+                game.start_fen = Some(if variant == Variant::Chess {
+                    from.standard_fen()
+                } else {
+                    from.fen()
+                });
+                from
+            }
+        };
         for text in &record.opening {
             game.push_played(&mut pos, text, Some(BOOK_COMMENT), record.id)?;
         }
@@ -1329,6 +1342,7 @@ mod tests {
             round: 4,
             variant: Variant::Chess,
             seats: vec![('w', "random".into()), ('b', "greedy".into())],
+            from: None,
             opening: vec!["f2f3".into()],
             fen: after_opening.fen(),
             moves: ["e7e5", "g2g4", "d8h4"].map(String::from).to_vec(),

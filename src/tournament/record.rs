@@ -7,7 +7,8 @@
 //! | `round` | round number, from 1 (the games of a round share the opening) |
 //! | `variant` | the game id |
 //! | `seats` | `<letter>:<config>` per seat in turn order, e.g. `w:engine b:random` |
-//! | `opening` | the opening's random plies from the start position, on the wire |
+//! | `from` | the position the opening's plies start from (position format); empty for the game's start position (a field added later: lines without it read as empty) |
+//! | `opening` | the opening's plies (random ones, or a book's), on the wire |
 //! | `fen` | the position after the opening (position format) |
 //! | `moves` | the game's moves after the opening, on the wire |
 //! | `end` | a rule's end reason (`checkmate`, `stalemate`, `repetition`, `moverule`, `material`, `kingexposed`, `rabecaptured`, `lastplayer`, `points`), `timeout:<letter>`, `illegal:<letter>`, `disconnect:<letter>` (an engine process exited), `stalls:<letter>` (it gave no move even after `stop`) or `maxplies` |
@@ -25,12 +26,17 @@ use crate::variants::Variant;
 
 /// The first line of a record file.
 pub const HEADER: &str = "# triskel match records: one game per line, tab-separated key=value fields \
-     id round variant seats opening fen moves end points plies ms (see protocol.md)";
+     id round variant seats from opening fen moves end points plies ms (see protocol.md)";
 
 /// The keys of a record line, in order.
-pub const KEYS: [&str; 11] = [
-    "id", "round", "variant", "seats", "opening", "fen", "moves", "end", "points", "plies", "ms",
+pub const KEYS: [&str; 12] = [
+    "id", "round", "variant", "seats", "from", "opening", "fen", "moves", "end", "points", "plies",
+    "ms",
 ];
+
+/// The keys a record line may lack (records written before they were
+/// added): their values read as empty.
+const OPTIONAL_KEYS: [&str; 1] = ["from"];
 
 /// Every end reason of the rules, for reading them back.
 const END_REASONS: [EndReason; 9] = [
@@ -68,7 +74,10 @@ pub struct Record {
     pub variant: Variant,
     /// Player letter and configuration name of each seat, in turn order.
     pub seats: Vec<(char, String)>,
-    /// The opening plies from the start position.
+    /// The position the opening's plies start from (`None`: the game's
+    /// start position).
+    pub from: Option<String>,
+    /// The opening's plies.
     pub opening: Vec<String>,
     /// The position after the opening.
     pub fen: String,
@@ -162,6 +171,7 @@ impl Record {
             self.round.to_string(),
             self.variant.id().to_string(),
             list(&seats),
+            self.from.clone().unwrap_or_default(),
             list(&self.opening),
             self.fen.clone(),
             list(&self.moves),
@@ -179,21 +189,28 @@ impl Record {
 
     /// Reads a record line.
     pub fn parse(line: &str) -> Result<Record, String> {
-        let fields: Vec<&str> = line.trim_end_matches(['\r', '\n']).split('\t').collect();
-        if fields.len() != KEYS.len() {
-            return Err(format!(
-                "a record has {} fields, this line {}",
-                KEYS.len(),
-                fields.len()
-            ));
-        }
+        let mut fields = line.trim_end_matches(['\r', '\n']).split('\t').peekable();
         let mut values = Vec::with_capacity(KEYS.len());
-        for (field, key) in fields.iter().zip(KEYS) {
-            let value = field
+        for key in KEYS {
+            let field = fields.peek().copied().unwrap_or("");
+            match field
                 .strip_prefix(key)
                 .and_then(|rest| rest.strip_prefix('='))
-                .ok_or_else(|| format!("expected field {key}=, found '{field}'"))?;
-            values.push(value);
+            {
+                Some(value) => {
+                    values.push(value);
+                    fields.next();
+                }
+                None if OPTIONAL_KEYS.contains(&key) => values.push(""),
+                None if field.is_empty() => return Err(format!("field {key}= is missing")),
+                None => return Err(format!("expected field {key}=, found '{field}'")),
+            }
+        }
+        if let Some(extra) = fields.next() {
+            return Err(format!(
+                "unexpected field '{extra}' after {}=",
+                KEYS[KEYS.len() - 1]
+            ));
         }
         let number = |i: usize| {
             number::whole::<usize>(values[i])
@@ -219,17 +236,18 @@ impl Record {
             round: number(1)?,
             variant,
             seats,
-            opening: words(values[4]),
-            fen: values[5].to_string(),
-            moves: words(values[6]),
-            end: parse_end(values[7], variant)?,
-            points: numbers("points", values[8])?,
-            ms: numbers("ms", values[10])?,
+            from: Some(values[4].to_string()).filter(|from| !from.is_empty()),
+            opening: words(values[5]),
+            fen: values[6].to_string(),
+            moves: words(values[7]),
+            end: parse_end(values[8], variant)?,
+            points: numbers("points", values[9])?,
+            ms: numbers("ms", values[11])?,
         };
-        if number(9)? != record.moves.len() {
+        if number(10)? != record.moves.len() {
             return Err(format!(
                 "plies={} but {} moves",
-                values[9],
+                values[10],
                 record.moves.len()
             ));
         }
@@ -257,6 +275,7 @@ mod tests {
                 ('n', "greedy".to_string()),
                 ('b', "random".to_string()),
             ],
+            from: None,
             opening: vec!["a2a3".to_string()],
             fen: Variant::Dreierschach.game().start.clone(),
             moves: vec!["b2b3".to_string(), "c2c3".to_string()],
@@ -274,6 +293,19 @@ mod tests {
         assert!(line.starts_with("id=3\tround=2\tvariant=dreierschach\t"));
         assert!(line.contains("\tend=timeout:n\t"));
         assert_eq!(Record::parse(&line).unwrap(), record);
+        let from_a_book = Record {
+            from: Some(record.fen.clone()),
+            opening: Vec::new(),
+            ..record
+        };
+        assert_eq!(Record::parse(&from_a_book.line()).unwrap(), from_a_book);
+    }
+
+    #[test]
+    fn a_record_from_before_the_from_field_reads() {
+        let line = sample().line().replace("\tfrom=\t", "\t");
+        assert!(!line.contains("from="));
+        assert_eq!(Record::parse(&line).unwrap(), sample());
     }
 
     #[test]
@@ -298,5 +330,7 @@ mod tests {
         assert!(Record::parse(&line.replace("plies=2", "plies=5")).is_err());
         assert!(Record::parse(&line.replace("variant=dreierschach", "variant=go")).is_err());
         assert!(Record::parse(&line.replace("id=3", "game=3")).is_err());
+        assert!(Record::parse(&format!("{line}\textra=1")).is_err());
+        assert!(Record::parse(line.rsplit_once('\t').unwrap().0).is_err());
     }
 }

@@ -62,7 +62,10 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
 /// The start of the games of one round.
 #[derive(Clone)]
 pub struct Opening {
-    /// The random plies from the game's start position, on the wire.
+    /// The position the opening's plies start from, in the position format
+    /// (`None`: the game's start position).
+    pub from: Option<String>,
+    /// The opening's plies (random ones, or a book's), on the wire.
     pub moves: Vec<String>,
     /// The position after them (with their history, for repetitions).
     pub position: Position,
@@ -80,6 +83,7 @@ pub fn random_opening(variant: Variant, plies: usize, seed: u64) -> Opening {
         }
     }
     Opening {
+        from: None,
         moves: Vec::new(),
         position: Position::start(variant),
     }
@@ -97,15 +101,18 @@ fn try_opening(variant: Variant, plies: usize, rng: &mut SeededRng) -> Option<Op
         moves.push(position.move_text(m));
         position.make(m);
     }
-    (position.outcome_with_claims().is_none() && is_fair_start(&position))
-        .then_some(Opening { moves, position })
+    (position.outcome_with_claims().is_none() && is_fair_start(&position)).then_some(Opening {
+        from: None,
+        moves,
+        position,
+    })
 }
 
 /// Whether a position is a fair start for a match: every player of the game
 /// still in, and no king attacked. (Random plies can leave a Hexenschach
 /// Rabe capturable in phase A, which has no check: such a game would be
 /// decided before its players move.)
-fn is_fair_start(position: &Position) -> bool {
+pub fn is_fair_start(position: &Position) -> bool {
     let in_game = position.state().in_game;
     if in_game.count() < position.game().players {
         return false;
