@@ -8,9 +8,10 @@ use command::{FAILURE, USAGE_ERROR, stderr, stdout, triskel};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::Command;
-use triskel::position::AfterMate;
+use triskel::position::{AfterMate, Position};
 use triskel::protocol::setup::build_position;
 use triskel::tournament::game::GameEnd;
+use triskel::tournament::pgn::{Evaluation, PgnGame, read_games};
 use triskel::tournament::record::{HEADER, Record};
 use triskel::variants::Variant;
 
@@ -132,6 +133,11 @@ fn check_replay(r: &Record) {
             assert_eq!(r.points[p.index()], 0.0);
         }
     }
+    assert!(
+        r.evals.is_empty() || r.evals.len() == r.moves.len(),
+        "game {}",
+        r.id
+    );
 }
 
 #[test]
@@ -752,7 +758,6 @@ fn an_engine_plays_its_own_time_control_in_periods() {
 
 #[test]
 fn pgn_records_come_in_game_order_and_a_second_match_adds_to_the_file() {
-    use triskel::tournament::pgn::read_games;
     let pgn = TempFile::new("games.pgn");
     for variant in ["chess", "dreierschach"] {
         let out = triskel(&[
@@ -1187,4 +1192,122 @@ fn a_made_book_is_balanced_text_that_a_match_opens_from() {
         assert!(!out.status.success(), "{args:?}");
         assert!(stderr(&out).contains(word), "{args:?}: {}", stderr(&out));
     }
+}
+
+/// Plays a match writing records and PGN, checked as [`play`] checks
+/// it: the output, the records and the games read back from the PGN.
+fn play_with_pgn(name: &str, args: &[&str]) -> (String, Vec<Record>, Vec<PgnGame>) {
+    let pgn = TempFile::new(&format!("{name}.pgn"));
+    let mut all = args.to_vec();
+    all.extend_from_slice(&["--pgnout", pgn.path()]);
+    let (text, records) = play(name, &all);
+    let games = read_games(&std::fs::read_to_string(&pgn.0).expect("the PGN file"))
+        .expect("the PGN reads back");
+    assert_eq!(games.len(), records.len(), "{text}");
+    (text, records, games)
+}
+
+/// The seat that plays the `ply`th move after the opening of `r`, in a
+/// game where nobody leaves.
+fn mover(r: &Record, ply: usize) -> usize {
+    let start = Position::from_fen(r.variant, &r.fen).expect("the record's position");
+    (start.to_move().index() + ply) % r.seats.len()
+}
+
+/// The evaluations of the moves after the opening in `game` (of `r`),
+/// each with its mover's seat.
+fn move_comments(r: &Record, game: &PgnGame) -> Vec<(usize, Evaluation)> {
+    let opening = r.opening.len();
+    for mv in &game.moves[..opening] {
+        assert_eq!(mv.comment.as_deref(), Some("book"));
+    }
+    game.moves[opening..]
+        .iter()
+        .enumerate()
+        .map(|(ply, mv)| {
+            let comment = mv.comment.as_deref().expect("every move has a comment");
+            let evaluation = Evaluation::from_comment(comment)
+                .unwrap_or_else(|| panic!("'{comment}' is no evaluation"));
+            (mover(r, ply), evaluation)
+        })
+        .collect()
+}
+
+#[test]
+fn the_engine_at_a_fixed_depth_comments_its_moves_with_that_depth() {
+    let engine = "engine:depth=3";
+    let (text, records, games) = play_with_pgn(
+        "depth-comments",
+        &[
+            "--players",
+            engine,
+            "random",
+            "--games",
+            "2",
+            "--max-plies",
+            "24",
+        ],
+    );
+    for (r, game) in records.iter().zip(&games) {
+        assert_eq!(r.evals.len(), r.moves.len(), "{text}");
+        let comments = move_comments(r, game);
+        assert_eq!(comments.len(), r.moves.len());
+        for ((seat, evaluation), recorded) in comments.iter().zip(&r.evals) {
+            if r.seats[*seat].1 == engine {
+                assert_eq!(evaluation.depth, 3, "game {}", r.id);
+                let search = recorded.search.as_ref().expect("the engine searched");
+                assert_eq!((search.depth, search.score), (3, evaluation.score));
+            } else {
+                assert_eq!(evaluation.depth, 0, "random plays without a search");
+                assert!(recorded.search.is_none());
+            }
+        }
+    }
+}
+
+#[test]
+fn an_engine_process_is_commented_with_its_last_info_line() {
+    let cp = TempFile::new("cp-engine.sh");
+    edited_engine(
+        &cp,
+        "s/^info .*/info depth 7 seldepth 9 multipv 1 score cp 42 nodes 100 pv/",
+    );
+    let mate = TempFile::new("mate-engine.sh");
+    edited_engine(&mate, "s/^info .*/info depth 9 score mate 3 nodes 100 pv/");
+    let (text, records, games) = play_with_pgn(
+        "info-comments",
+        &[
+            "--engine",
+            &format!("cmd={}", cp.path()),
+            "name=cp",
+            "--engine",
+            &format!("cmd={}", mate.path()),
+            "name=mate",
+            "--each",
+            "depth=1",
+            "--games",
+            "2",
+            "--max-plies",
+            "10",
+        ],
+    );
+    let pgn_text: String = games.iter().map(PgnGame::write).collect();
+    for (r, game) in records.iter().zip(&games) {
+        for (seat, evaluation) in move_comments(r, game) {
+            let text = Evaluation {
+                time: std::time::Duration::ZERO,
+                ..evaluation
+            }
+            .comment();
+            let expected = if r.seats[seat].1 == "cp" {
+                "+0.42/7 0s"
+            } else {
+                "+M5/9 0s"
+            };
+            assert_eq!(text, expected, "game {}: {text}", r.id);
+        }
+    }
+    assert!(pgn_text.contains("{+0.42/7 "), "{pgn_text}");
+    assert!(pgn_text.contains("{+M5/9 "), "{pgn_text}");
+    assert!(!text.contains("adjudicat"), "{text}");
 }

@@ -10,17 +10,19 @@
 //! with standard FEN in classical chess under standard UCI, else `position
 //! fen <start>` in the protocol's format, then `moves ...`) and `go` with
 //! every clocked player's time and increment (or the engine's fixed
-//! `movetime`, `depth` or `nodes`), and answers `bestmove`. An
+//! `movetime`, `depth` or `nodes`), and answers `bestmove`; its `info`
+//! lines before it give the move's evaluation ([`InfoReader`]). An
 //! engine that does not answer in its time is sent `stop`; one that exits,
 //! or writes no `bestmove`, forfeits the game. At the end it gets `quit`
 //! and is killed if it does not exit.
 
 use super::engine_spec::{Dialect, ExternalConfig, FixedLimit};
-use super::player::ClockView;
-use crate::moves::Move;
+use super::evaluation::{SearchScore, centipawn_score, mate_score};
+use super::player::{Choice, ClockView};
+use crate::number;
 use crate::position::Position;
 use crate::protocol::go::{INCREMENT_SUFFIX, TIME_SUFFIX};
-use crate::variants::Variant;
+use crate::variants::{Game, Variant};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -140,14 +142,15 @@ impl ExternalEngine {
     }
 
     /// The engine's move in `pos`, reached from the start by `moves`, with
-    /// `clocks`; or why it gave none. An engine past its time is stopped,
-    /// and its late move returned (the game then forfeits it on time).
+    /// `clocks`, and its evaluation from the `info` lines before it; or why
+    /// it gave none. An engine past its time is stopped, and its late move
+    /// returned (the game then forfeits it on time).
     pub fn choose(
         &mut self,
         pos: &Position,
         moves: &[String],
         clocks: &ClockView,
-    ) -> Result<Move, Failure> {
+    ) -> Result<Choice, Failure> {
         let mut position = self.start_command.clone();
         if !moves.is_empty() {
             position.push_str(" moves ");
@@ -172,11 +175,17 @@ impl ExternalEngine {
             ),
         };
         self.send(&go).map_err(Failure::Disconnected)?;
-        let answer = match self.read_until("bestmove", Instant::now() + allowed + GRACE) {
+        let mut info = InfoReader::new(pos.game());
+        let mut observe = |line: &str| info.read(line);
+        let answer = match self.read_until_observing(
+            "bestmove",
+            Instant::now() + allowed + GRACE,
+            &mut observe,
+        ) {
             Ok(line) => line,
             Err(Silence::Timeout) => {
                 self.send("stop").map_err(Failure::Disconnected)?;
-                self.read_until("bestmove", Instant::now() + GRACE)
+                self.read_until_observing("bestmove", Instant::now() + GRACE, &mut observe)
                     .map_err(|silence| Failure::of_silence(silence, "bestmove"))?
             }
             Err(silence) => return Err(Failure::of_silence(silence, "bestmove")),
@@ -185,8 +194,13 @@ impl ExternalEngine {
             .split_whitespace()
             .nth(1)
             .ok_or_else(|| Failure::Illegal(format!("'{answer}' names no move")))?;
-        pos.parse_move(text)
-            .map_err(|why| Failure::Illegal(format!("bestmove {text}: {why}")))
+        let mv = pos
+            .parse_move(text)
+            .map_err(|why| Failure::Illegal(format!("bestmove {text}: {why}")))?;
+        Ok(Choice {
+            mv,
+            search: info.evaluation(),
+        })
     }
 
     /// `isready` … `readyok` before a `go`, dropping what the engine wrote
@@ -235,6 +249,16 @@ impl ExternalEngine {
 
     /// [`ExternalEngine::wait_for`], telling a timeout from an exit.
     fn read_until(&mut self, word: &str, deadline: Instant) -> Result<String, Silence> {
+        self.read_until_observing(word, deadline, &mut |_| {})
+    }
+
+    /// [`ExternalEngine::read_until`], showing every other line to `observe`.
+    fn read_until_observing(
+        &mut self,
+        word: &str,
+        deadline: Instant,
+        observe: &mut dyn FnMut(&str),
+    ) -> Result<String, Silence> {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             if super::interrupted() {
@@ -242,12 +266,128 @@ impl ExternalEngine {
             }
             match self.lines.recv_timeout(left.min(INTERRUPT_POLL)) {
                 Ok(line) if line.split_whitespace().next() == Some(word) => return Ok(line),
-                Ok(_) => {}
+                Ok(line) => observe(&line),
                 Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {}
                 Err(RecvTimeoutError::Timeout) => return Err(Silence::Timeout),
                 Err(RecvTimeoutError::Disconnected) => return Err(Silence::Exited),
             }
         }
+    }
+}
+
+/// The evaluation of a search read from its `info` lines, as cutechess
+/// reads them: the last line with a `score cp <x>` or `score mate <n>`
+/// that is not a bound (`lowerbound`, `upperbound`) nor a `multipv`
+/// line beyond the first, with its `depth` (or the last depth before it)
+/// and, in three-player games, its `scores <letter> cp <v> ...`.
+pub struct InfoReader {
+    game: &'static Game,
+    /// The evaluation so far.
+    last: Option<SearchScore>,
+    /// The last depth of the first line's `info`.
+    depth: Option<u32>,
+}
+
+/// What one `info` line says of the evaluation.
+#[derive(Default)]
+struct InfoLine {
+    /// Its `depth`.
+    depth: Option<u32>,
+    /// Its `multipv`.
+    multipv: Option<u64>,
+    /// Its `score`, read as the search scores.
+    score: Option<i32>,
+    /// Whether the score is a `lowerbound` or `upperbound`.
+    bound: bool,
+    /// Its `scores`, by player letter.
+    scores: Vec<(char, i32)>,
+}
+
+impl InfoReader {
+    /// A reader of the `info` lines of one search in `game`.
+    pub fn new(game: &'static Game) -> InfoReader {
+        InfoReader {
+            game,
+            last: None,
+            depth: None,
+        }
+    }
+
+    /// Reads a line of the engine's output (other lines than `info` are
+    /// passed over).
+    pub fn read(&mut self, line: &str) {
+        let mut words = line.split_whitespace();
+        if words.next() != Some("info") {
+            return;
+        }
+        let words: Vec<&str> = words.collect();
+        let info = self.parse(&words);
+        if info.multipv.is_some_and(|k| k > 1) {
+            return;
+        }
+        if let Some(depth) = info.depth.filter(|&d| d > 0) {
+            self.depth = Some(depth);
+        }
+        if let (Some(score), false, Some(depth)) = (info.score, info.bound, self.depth) {
+            self.last = Some(SearchScore {
+                score,
+                depth,
+                scores: info.scores,
+            });
+        }
+    }
+
+    /// The evaluation of the search, if a line gave one.
+    pub fn evaluation(self) -> Option<SearchScore> {
+        self.last
+    }
+
+    /// The fields of an `info` line's words after `info`, up to its `pv`
+    /// or `string` (which take the rest of the line).
+    fn parse(&self, words: &[&str]) -> InfoLine {
+        let mut info = InfoLine::default();
+        let mut i = 0;
+        while i < words.len() {
+            match words[i] {
+                "pv" | "string" => break,
+                "depth" => info.depth = words.get(i + 1).and_then(|w| number::whole(w)),
+                "multipv" => info.multipv = words.get(i + 1).and_then(|w| number::whole(w)),
+                "score" => {
+                    info.score = words.get(i + 1..i + 3).and_then(score_of);
+                    i += 2;
+                    while matches!(words.get(i + 1), Some(&("lowerbound" | "upperbound"))) {
+                        info.bound = true;
+                        i += 1;
+                    }
+                }
+                "scores" => {
+                    while let Some(entry) = words.get(i + 1..i + 4) {
+                        let letter = entry[0]
+                            .parse::<char>()
+                            .ok()
+                            .and_then(|c| self.game.player_index(c))
+                            .map(|p| self.game.letters[p]);
+                        let (Some(letter), Some(score)) = (letter, score_of(&entry[1..])) else {
+                            break;
+                        };
+                        info.scores.push((letter, score));
+                        i += 3;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        info
+    }
+}
+
+/// The score of the words `cp <x>` or `mate <n>`.
+fn score_of(words: &[&str]) -> Option<i32> {
+    match words {
+        ["cp", value] => number::integer::<i64>(value).map(centipawn_score),
+        ["mate", value] => number::integer::<i64>(value).map(mate_score),
+        _ => None,
     }
 }
 
@@ -355,6 +495,7 @@ fn go_command(pos: &Position, clocks: &ClockView) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::WIN_SCORE;
     use crate::types::MAX_PLAYERS;
     use crate::variants::Variant;
 
@@ -395,6 +536,66 @@ mod tests {
             format!("position fen {}", chess.fen())
         );
         assert!(start_command(&chess, false).contains("wR"));
+    }
+
+    /// The evaluation `lines` give in `variant`.
+    fn evaluation_of(variant: Variant, lines: &[&str]) -> Option<SearchScore> {
+        let mut reader = InfoReader::new(variant.game());
+        for line in lines {
+            reader.read(line);
+        }
+        reader.evaluation()
+    }
+
+    #[test]
+    fn the_last_exact_score_of_the_first_line_is_the_evaluation() {
+        let chess = Variant::Chess;
+        let eval = evaluation_of(
+            chess,
+            &[
+                "info depth 6 score cp 30 nodes 100 pv e2e4",
+                "info depth 7 seldepth 9 multipv 1 score cp 42 nodes 200 pv e2e4 e7e5",
+                "info depth 7 multipv 2 score cp -80 pv d2d4",
+                "info depth 8 score cp 90 lowerbound nodes 300",
+                "info depth 8 currmove e2e4 currmovenumber 1",
+                "info string score cp 500",
+                "readyok",
+            ],
+        )
+        .unwrap();
+        assert_eq!((eval.score, eval.depth), (42, 7));
+        assert!(eval.scores.is_empty());
+        let mate = evaluation_of(chess, &["info depth 12 score mate 3 pv a1a2"]).unwrap();
+        assert_eq!((mate.score, mate.depth), (WIN_SCORE - 5, 12));
+        let mated = evaluation_of(chess, &["info depth 12 score mate -2"]).unwrap();
+        assert_eq!(mated.score, 4 - WIN_SCORE);
+        // The depth of an earlier line, where the score's line has none.
+        let later = evaluation_of(chess, &["info depth 4 nodes 9", "info score cp -7"]).unwrap();
+        assert_eq!((later.score, later.depth), (-7, 4));
+        for nothing in [
+            &["info depth 5 nodes 10 pv e2e4"][..],
+            &["info score cp 10"],
+            &["info depth 5 score cp +10"],
+            &["info depth 5 score cp 99999999999999999999"],
+            &["info depth 5 score upperbound cp 10"],
+            &["bestmove e2e4"],
+        ] {
+            assert_eq!(evaluation_of(chess, nothing), None, "{nothing:?}");
+        }
+    }
+
+    #[test]
+    fn three_players_scores_are_read_by_letter() {
+        let variant = Variant::Dreierschach;
+        let eval = evaluation_of(
+            variant,
+            &["info depth 3 seldepth 10 multipv 1 score cp 48 scores w cp 48 n cp -37 b cp -10 nodes 14054 pv g2i4"],
+        )
+        .unwrap();
+        assert_eq!(eval.scores, [('w', 48), ('n', -37), ('b', -10)]);
+        let partial =
+            evaluation_of(variant, &["info depth 3 score cp 5 scores w cp 5 x cp 1"]).unwrap();
+        assert_eq!(partial.scores, [('w', 5)]);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! game ends by the rules ([`Position::outcome`]) or, after the match's
 //! maximum number of plies, by adjudication as a draw.
 
+use super::evaluation::MoveEvaluation;
 use super::external::Failure;
 use super::player::{ClockView, Mover, PlayerConfig, PlayerKind};
 use crate::position::Position;
@@ -85,6 +86,8 @@ pub struct GameSetup<'a> {
 pub struct GameResult {
     /// The moves played from the start position, on the wire.
     pub moves: Vec<String>,
+    /// Each move's time and the mover's evaluation, one per move.
+    pub evaluations: Vec<MoveEvaluation>,
     /// Why it ended.
     pub end: GameEnd,
     /// The points of each seat, in turn order.
@@ -113,6 +116,7 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
                 let me = Player::new(seat);
                 return Ok(GameResult {
                     moves: Vec::new(),
+                    evaluations: Vec::new(),
                     end: GameEnd::Disconnect(me),
                     points: forfeit_points(setup.start, me)[..players].to_vec(),
                     time_used: vec![Duration::ZERO; players],
@@ -133,6 +137,7 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
     let mut moves_made = vec![0u32; players];
     let mut time_used = vec![Duration::ZERO; players];
     let mut moves = Vec::new();
+    let mut evaluations = Vec::new();
     let mut illegal = None;
     let (end, points) = loop {
         if super::interrupted() {
@@ -177,15 +182,15 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
         }
         let played = answer
             .map_err(|failure| format!("failed ({})", failure.reason()))
-            .and_then(|m| {
-                if pos.legal_moves().contains(&m) {
-                    Ok(m)
+            .and_then(|choice| {
+                if pos.legal_moves().contains(&choice.mv) {
+                    Ok(choice)
                 } else {
-                    Err(format!("played {}", pos.move_text(m)))
+                    Err(format!("played {}", pos.move_text(choice.mv)))
                 }
             });
-        let m = match played {
-            Ok(m) => m,
+        let choice = match played {
+            Ok(choice) => choice,
             Err(what) => {
                 let name = &setup.seats[seat].name;
                 illegal = Some(format!("{name} {what} in {}", pos.fen()));
@@ -206,11 +211,16 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
             remaining[seat] =
                 remaining[seat].saturating_sub(took) + control.increment + period_time;
         }
-        moves.push(pos.move_text(m));
-        pos.make(m);
+        moves.push(pos.move_text(choice.mv));
+        pos.make(choice.mv);
+        evaluations.push(MoveEvaluation {
+            time: took,
+            search: choice.search,
+        });
     };
     Ok(GameResult {
         moves,
+        evaluations,
         end,
         points: points[..players].to_vec(),
         time_used,

@@ -28,6 +28,7 @@
 
 pub mod balanced;
 pub mod engine_spec;
+pub mod evaluation;
 pub mod external;
 pub mod game;
 pub mod openings;
@@ -41,6 +42,7 @@ pub mod sprt;
 pub mod table;
 
 use crate::variants::Variant;
+use evaluation::MoveEvaluation;
 use game::{GameResult, GameSetup, TimeControl, play_game};
 use openings::Book;
 use player::{PlayerConfig, mix_seed};
@@ -236,6 +238,11 @@ impl MatchSettings {
                 .time_used
                 .iter()
                 .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX))
+                .collect(),
+            evals: result
+                .evaluations
+                .iter()
+                .map(MoveEvaluation::in_whole_ms)
                 .collect(),
         }
     }

@@ -18,8 +18,9 @@
 //!   between words; the result at the end, then a blank line.
 //!
 //! Move comments are a search's evaluation as cutechess writes them
-//! ([`Evaluation::comment`]): `{+0.31/12 0.52s}` (the score in pawns from
-//! the mover's view, the depth, the time the move took), `{+M5/20 1.2s}`
+//! ([`Evaluation::comment`], from the record's `evals`): `{+0.31/12
+//! 0.52s}` (the score in pawns from the mover's view, the depth, the time
+//! the move took), `{+M5/20 1.2s}`
 //! for a mate in 5 plies (cutechess writes an engine's `mate 3` so), and
 //! `{-M6/20 1.2s}` for being mated in 6; `{0.52s}` for a move without a search;
 //! moves of the match's opening get `{book}`, as cutechess marks its
@@ -530,8 +531,10 @@ impl PgnGame {
 
     /// The game's record of `record` from a match with `context`: the
     /// opening's plies (comment `book`) and the game's moves from the start
-    /// position, in SAN in chess; the roster with the seats' configuration
-    /// names; `TimeControl`, `Termination` and `PlyCount`.
+    /// position, in SAN in chess, each with its evaluation and time
+    /// ([`Evaluation::comment`]) where the record has them; the roster with
+    /// the seats' configuration names; `TimeControl`, `Termination` and
+    /// `PlyCount`.
     pub fn from_record(record: &Record, context: &MatchTags) -> Result<PgnGame, String> {
         let variant = record.variant;
         let mut game = PgnGame::new(variant);
@@ -560,8 +563,9 @@ impl PgnGame {
                 record.fen
             ));
         }
-        for text in &record.moves {
-            game.push_played(&mut pos, text, None, record.id)?;
+        for (ply, text) in record.moves.iter().enumerate() {
+            let comment = record.evals.get(ply).map(|e| e.comment().comment());
+            game.push_played(&mut pos, text, comment.as_deref(), record.id)?;
         }
         for (name, value) in [
             (EVENT_TAG, &context.event),
@@ -1349,6 +1353,7 @@ mod tests {
             end: GameEnd::Rules(EndReason::Checkmate),
             points: vec![0.0, 1.0],
             ms: vec![0, 0],
+            evals: Vec::new(),
         };
         let context = MatchTags {
             event: "triskel match".into(),

@@ -4,6 +4,7 @@
 //! by a seeded generator so that a match can be replayed.
 
 use super::engine_spec::{ExternalConfig, FixedLimit};
+use super::evaluation::SearchScore;
 use super::external::{ExternalEngine, Failure};
 use super::game::TimeControl;
 use crate::moves::Move;
@@ -14,7 +15,7 @@ use crate::protocol::options::{
     HASH, MOVE_OVERHEAD, Options as ProtocolOptions, SEARCH_ALGORITHM, THREADS,
 };
 use crate::search::eval::EvalTables;
-use crate::search::{self, Limits, MAX_DEPTH, Searcher};
+use crate::search::{self, Limits, MAX_DEPTH, Progress, Searcher};
 use crate::types::{MAX_PLAYERS, PieceKind};
 use std::time::Duration;
 
@@ -308,16 +309,18 @@ impl Mover {
     }
 
     /// The move to play in `pos`, reached from the game's start by `moves`
-    /// (`Move::NONE` if there is none), or why an engine process gave none.
+    /// (`Move::NONE` if there is none), with the player's evaluation if it
+    /// searched; or why an engine process gave none.
     pub fn choose(
         &mut self,
         pos: &Position,
         moves: &[String],
         clocks: &ClockView,
-    ) -> Result<Move, Failure> {
+    ) -> Result<Choice, Failure> {
+        let unsearched = |mv| Choice { mv, search: None };
         Ok(match self {
-            Mover::Random(rng) => random_move(pos, rng),
-            Mover::Greedy(rng) => greedy_move(pos, rng),
+            Mover::Random(rng) => unsearched(random_move(pos, rng)),
+            Mover::Greedy(rng) => unsearched(greedy_move(pos, rng)),
             Mover::External(engine) => return engine.choose(pos, moves, clocks),
             Mover::Engine { searcher, config } => {
                 let limits = if config.is_clocked() {
@@ -335,12 +338,39 @@ impl Mover {
                         ..Limits::default()
                     }
                 };
-                searcher
-                    .search(pos, &limits, super::interruption_flag(), &mut |_| {})
-                    .best
+                // The players' scores of the last line of the principal
+                // variation: the line of the result.
+                let mut scores = Vec::new();
+                let result =
+                    searcher.search(pos, &limits, super::interruption_flag(), &mut |progress| {
+                        if let Progress::Line(info) = progress
+                            && info.multipv <= 1
+                        {
+                            scores.clone_from(&info.scores);
+                        }
+                    });
+                Choice {
+                    mv: result.best,
+                    search: (result.depth > 0).then_some(SearchScore {
+                        score: result.score,
+                        depth: result.depth,
+                        scores,
+                    }),
+                }
             }
         })
     }
+}
+
+/// A player's answer to a position: its move and, where it searched, its
+/// evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The move (`Move::NONE` if there is none).
+    pub mv: Move,
+    /// The mover's evaluation (`None` for the baselines and engines that
+    /// report no score).
+    pub search: Option<SearchScore>,
 }
 
 /// A random legal move (`Move::NONE` if there is none).

@@ -15,9 +15,13 @@
 //! | `points` | points per seat in turn order |
 //! | `plies` | the number of moves after the opening |
 //! | `ms` | milliseconds each seat used in total |
+//! | `evals` | per move after the opening, its time and the mover's evaluation ([`super::evaluation`]: `520:31/12`, `3`) |
 //!
-//! Lines starting with `#` are comments; the file starts with [`HEADER`].
+//! `from` and `evals` were added later: a line without them
+//! still reads (no book position, no evaluations). Lines starting with `#` are comments;
+//! the file starts with [`HEADER`].
 
+use super::evaluation::MoveEvaluation;
 use super::game::GameEnd;
 use crate::number;
 use crate::rules::EndReason;
@@ -26,17 +30,20 @@ use crate::variants::Variant;
 
 /// The first line of a record file.
 pub const HEADER: &str = "# triskel match records: one game per line, tab-separated key=value fields \
-     id round variant seats from opening fen moves end points plies ms (see protocol.md)";
+     id round variant seats from opening fen moves end points plies ms evals (see protocol.md)";
 
 /// The keys of a record line, in order.
-pub const KEYS: [&str; 12] = [
+pub const KEYS: [&str; 13] = [
     "id", "round", "variant", "seats", "from", "opening", "fen", "moves", "end", "points", "plies",
-    "ms",
+    "ms", EVALS,
 ];
+/// The key of the moves' evaluations, which a line written before it was
+/// added lacks.
+const EVALS: &str = "evals";
 
 /// The keys a record line may lack (records written before they were
 /// added): their values read as empty.
-const OPTIONAL_KEYS: [&str; 1] = ["from"];
+const OPTIONAL_KEYS: [&str; 2] = ["from", EVALS];
 
 /// Every end reason of the rules, for reading them back.
 const END_REASONS: [EndReason; 9] = [
@@ -89,6 +96,9 @@ pub struct Record {
     pub points: Vec<f64>,
     /// Milliseconds used per seat.
     pub ms: Vec<u64>,
+    /// Each move's time and evaluation, one per move (empty when not
+    /// known: a record written before they were kept).
+    pub evals: Vec<MoveEvaluation>,
 }
 
 /// `end` as written in a record.
@@ -179,6 +189,13 @@ impl Record {
             list(&self.points),
             self.moves.len().to_string(),
             list(&self.ms),
+            list(
+                &self
+                    .evals
+                    .iter()
+                    .map(MoveEvaluation::word)
+                    .collect::<Vec<_>>(),
+            ),
         ];
         KEYS.iter()
             .zip(values)
@@ -231,6 +248,10 @@ impl Record {
                 }
             })
             .collect::<Result<Vec<_>, String>>()?;
+        let evals = words(values[12])
+            .iter()
+            .map(|word| MoveEvaluation::parse(word, variant))
+            .collect::<Result<_, _>>()?;
         let record = Record {
             id: number(0)?,
             round: number(1)?,
@@ -243,7 +264,15 @@ impl Record {
             end: parse_end(values[8], variant)?,
             points: numbers("points", values[9])?,
             ms: numbers("ms", values[11])?,
+            evals,
         };
+        if !record.evals.is_empty() && record.evals.len() != record.moves.len() {
+            return Err(format!(
+                "evals: {} for {} moves",
+                record.evals.len(),
+                record.moves.len()
+            ));
+        }
         if number(10)? != record.moves.len() {
             return Err(format!(
                 "plies={} but {} moves",
@@ -282,6 +311,10 @@ mod tests {
             end: GameEnd::Timeout(Player::new(1)),
             points: vec![1.5, 0.0, 1.0 / 3.0],
             ms: vec![12, 0, 3],
+            evals: vec![
+                MoveEvaluation::parse("12:-40/6:w-40,n20,b20", Variant::Dreierschach).unwrap(),
+                MoveEvaluation::parse("0", Variant::Dreierschach).unwrap(),
+            ],
         }
     }
 
@@ -292,6 +325,7 @@ mod tests {
         assert!(!line.contains('\n'));
         assert!(line.starts_with("id=3\tround=2\tvariant=dreierschach\t"));
         assert!(line.contains("\tend=timeout:n\t"));
+        assert!(line.ends_with("\tevals=12:-40/6:w-40,n20,b20 0"), "{line}");
         assert_eq!(Record::parse(&line).unwrap(), record);
         let from_a_book = Record {
             from: Some(record.fen.clone()),
@@ -309,12 +343,35 @@ mod tests {
     }
 
     #[test]
+    fn a_record_without_evaluations_still_reads() {
+        let record = sample();
+        let line = record.line();
+        let old = &line[..line.rfind("\tevals=").unwrap()];
+        let read = Record::parse(old).unwrap();
+        assert!(read.evals.is_empty());
+        assert_eq!(read.moves, record.moves);
+        let none = Record {
+            evals: Vec::new(),
+            ..record
+        };
+        assert_eq!(Record::parse(&none.line()).unwrap(), none);
+        let short = line.replace("n20,b20 0", "n20,b20");
+        assert!(
+            Record::parse(&short)
+                .unwrap_err()
+                .contains("evals: 1 for 2 moves")
+        );
+    }
+
+    #[test]
     fn every_end_reads_back() {
         let variant = Variant::Chess;
         let ends = END_REASONS.iter().map(|&r| GameEnd::Rules(r)).chain([
             GameEnd::MaxPlies,
             GameEnd::Illegal(Player::new(0)),
             GameEnd::Timeout(Player::new(1)),
+            GameEnd::Disconnect(Player::new(0)),
+            GameEnd::Stall(Player::new(1)),
         ]);
         for end in ends {
             assert_eq!(parse_end(&end_text(end, variant), variant), Ok(end));
@@ -331,6 +388,7 @@ mod tests {
         assert!(Record::parse(&line.replace("variant=dreierschach", "variant=go")).is_err());
         assert!(Record::parse(&line.replace("id=3", "game=3")).is_err());
         assert!(Record::parse(&format!("{line}\textra=1")).is_err());
-        assert!(Record::parse(line.rsplit_once('\t').unwrap().0).is_err());
+        let without_ms = line.rsplitn(3, '\t').nth(2).unwrap();
+        assert!(Record::parse(without_ms).is_err(), "{without_ms}");
     }
 }

@@ -199,6 +199,7 @@ mod tests {
     fn result(points: &[f64], end: GameEnd) -> GameResult {
         GameResult {
             moves: Vec::new(),
+            evaluations: Vec::new(),
             end,
             points: points.to_vec(),
             time_used: vec![Duration::ZERO; points.len()],
