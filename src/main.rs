@@ -18,6 +18,9 @@ use triskel::protocol::setup::build_position;
 use triskel::protocol::{self, Output, perft_lines};
 use triskel::rules::format_points;
 use triskel::search::MAX_DEPTH;
+use triskel::tournament::adjudication::{
+    Adjudication, DRAW_KEYS, DrawRule, MAX_ADJUDICATION_MOVES, RESIGN_KEYS, ResignRule,
+};
 use triskel::tournament::balanced::{BookRecipe, make_book};
 use triskel::tournament::engine_spec::{ENGINE_SPEC_KEYS, ExternalConfig};
 use triskel::tournament::game::TimeControl;
@@ -250,6 +253,18 @@ struct MatchArgs {
     #[arg(long, default_value_t = DEFAULT_MAX_PLIES as u64,
           value_parser = number::argument(1..=u64::MAX))]
     max_plies: u64,
+    /// Adjudicate a draw from the engines' scores, as cutechess-cli:
+    /// movenumber=N movecount=N score=CP (see below).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    draw: Option<Vec<String>>,
+    /// Adjudicate a loss from the engines' scores, as cutechess-cli:
+    /// movecount=N score=CP [twosided=true|false] (see below).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    resign: Option<Vec<String>>,
+    /// Full moves (rounds of every player) after the opening at which a
+    /// game is adjudicated a draw; with --max-plies the smaller limit wins.
+    #[arg(long, value_parser = number::argument(1..=MAX_ADJUDICATION_MOVES))]
+    maxmoves: Option<u32>,
 }
 
 /// The end of `triskel match --help`: the player specs.
@@ -271,12 +286,19 @@ fn match_help() -> String {
     for (key, meaning) in ENGINE_SPEC_KEYS {
         text.push_str(&format!("  {key:<12} {meaning}\n"));
     }
+    for (flag, keys) in [("--draw", DRAW_KEYS), ("--resign", RESIGN_KEYS)] {
+        text.push_str(&format!("\n{flag} keys:\n"));
+        for (key, meaning) in keys {
+            text.push_str(&format!("  {key:<12} {meaning}\n"));
+        }
+    }
     text.push_str(
         "\nA round plays every seating once from one random opening: both colours, or \
          all 6 orders of three players (two configurations sit A,A,B and A,B,B). \
          A player out of time, playing an illegal move or (a process) failing to answer \
          scores 0, the others share \
-         a draw's points; games reaching --max-plies are drawn. See protocol.md.",
+         a draw's points; games reaching --max-plies or --maxmoves are drawn, and --draw \
+         and --resign adjudicate games from the engines' scores. See protocol.md.",
     );
     text
 }
@@ -437,6 +459,7 @@ impl MatchArgs {
             book: None,
             max_plies: count(self.max_plies),
             concurrency: count(self.concurrency),
+            adjudication: Adjudication::default(),
             sprt: None,
         };
         if let Some(words) = &self.openings {
@@ -455,7 +478,30 @@ impl MatchArgs {
                     .map_err(|why| format!("--sprt: {why}"))?,
             );
         }
+        settings.adjudication = self.adjudication()?;
+        if let Some(moves) = self.maxmoves {
+            let plies = count(u64::from(moves)).saturating_mul(variant.game().players);
+            settings.max_plies = settings.max_plies.min(plies);
+        }
         Ok(settings)
+    }
+
+    /// The adjudication of `--draw` and `--resign`.
+    fn adjudication(&self) -> Result<Adjudication, String> {
+        Ok(Adjudication {
+            draw: self
+                .draw
+                .as_deref()
+                .map(DrawRule::from_words)
+                .transpose()
+                .map_err(|why| format!("--draw: {why}"))?,
+            resign: self
+                .resign
+                .as_deref()
+                .map(ResignRule::from_words)
+                .transpose()
+                .map_err(|why| format!("--resign: {why}"))?,
+        })
     }
 
     /// `triskel match`.

@@ -132,6 +132,15 @@ fn check_replay(r: &Record) {
             assert_eq!(end.to_move(), p, "game {}", r.id);
             assert_eq!(r.points[p.index()], 0.0);
         }
+        GameEnd::ResignAdjudicated(p) => {
+            assert!(end.outcome_with_claims().is_none(), "game {}", r.id);
+            assert_eq!(r.points[p.index()], 0.0);
+        }
+        GameEnd::DrawAdjudicated => {
+            assert!(end.outcome_with_claims().is_none(), "game {}", r.id);
+            let draw = end.drawn(triskel::rules::EndReason::MoveRule).points;
+            assert_eq!(&draw[..r.points.len()], &r.points[..], "game {}", r.id);
+        }
     }
     assert!(
         r.evals.is_empty() || r.evals.len() == r.moves.len(),
@@ -289,7 +298,7 @@ fn self_play_names_are_numbered() {
 
 #[test]
 fn bad_flags_fail_clearly() {
-    let cases: [(&[&str], i32, &str); 19] = [
+    let cases: [(&[&str], i32, &str); 23] = [
         (
             &["--variant", "go", "--players", "random", "greedy"],
             FAILURE,
@@ -398,6 +407,48 @@ fn bad_flags_fail_clearly() {
             ],
             USAGE_ERROR,
             "--opening-plies",
+        ),
+        (
+            &[
+                "--players",
+                "random",
+                "greedy",
+                "--draw",
+                "movenumber=1",
+                "movecount=0",
+                "score=5",
+            ],
+            FAILURE,
+            "--draw: movecount=0: expected a whole number from 1 to 10000",
+        ),
+        (
+            &[
+                "--players",
+                "random",
+                "greedy",
+                "--resign",
+                "movecount=3",
+                "twosided=maybe",
+            ],
+            FAILURE,
+            "--resign: twosided=maybe",
+        ),
+        (
+            &[
+                "--players",
+                "random",
+                "greedy",
+                "--resign",
+                "movecount=99999999999999999999999",
+                "score=400",
+            ],
+            FAILURE,
+            "--resign: movecount=",
+        ),
+        (
+            &["--players", "random", "greedy", "--maxmoves", "0"],
+            USAGE_ERROR,
+            "--maxmoves",
         ),
     ];
     for (args, code, mention) in cases {
@@ -1310,4 +1361,251 @@ fn an_engine_process_is_commented_with_its_last_info_line() {
     assert!(pgn_text.contains("{+0.42/7 "), "{pgn_text}");
     assert!(pgn_text.contains("{+M5/9 "), "{pgn_text}");
     assert!(!text.contains("adjudicat"), "{text}");
+}
+
+/// A shell script at `file`: this engine with every `info` line made `info`.
+fn scoring_engine(file: &TempFile, info: &str) {
+    edited_engine(file, &format!("s/^info .*/{info}/"));
+}
+
+#[test]
+fn engines_that_see_a_level_game_are_adjudicated_a_draw() {
+    let level = TempFile::new("level-engine.sh");
+    scoring_engine(&level, "info depth 5 score cp 3 pv");
+    let engine = format!("cmd={}", level.path());
+    let (text, records, games) = play_with_pgn(
+        "draw-adjudication",
+        &[
+            "--engine",
+            &engine,
+            "name=a",
+            "--engine",
+            &engine,
+            "name=b",
+            "--each",
+            "depth=1",
+            "--games",
+            "2",
+            "--max-plies",
+            "200",
+            "--draw",
+            "movenumber=4",
+            "movecount=2",
+            "score=10",
+        ],
+    );
+    for (r, game) in records.iter().zip(&games) {
+        assert_eq!(r.end, GameEnd::DrawAdjudicated, "{text}");
+        assert_eq!(r.points, [0.5, 0.5]);
+        let all: Vec<&String> = r.opening.iter().chain(&r.moves).collect();
+        let end = build_position(r.variant, AfterMate::End, None, &all).unwrap();
+        assert!(end.round() > 4, "after full move 4: {}", end.fen());
+        assert_eq!(game.tag("Termination"), Some("adjudication"));
+        assert_eq!(game.termination.as_deref(), Some("Draw by adjudication"));
+        assert_eq!(game.result, "1/2-1/2");
+    }
+    assert!(text.contains(": draw, w 0.5 b 0.5"), "{text}");
+    // A baseline gives no scores: its games are never adjudicated.
+    let (text, records) = play(
+        "no-draw-adjudication",
+        &[
+            "--players",
+            "random",
+            "--engine",
+            &engine,
+            "depth=1",
+            "--games",
+            "2",
+            "--max-plies",
+            "30",
+            "--draw",
+            "movenumber=1",
+            "movecount=1",
+            "score=10",
+        ],
+    );
+    assert!(
+        records.iter().all(|r| r.end != GameEnd::DrawAdjudicated),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_engine_that_sees_itself_lost_is_adjudicated_lost() {
+    let losing = TempFile::new("losing-engine.sh");
+    scoring_engine(&losing, "info depth 5 score cp -700 pv");
+    let winning = TempFile::new("winning-engine.sh");
+    scoring_engine(&winning, "info depth 5 score cp 100 pv");
+    let engines = [
+        "--engine".to_string(),
+        format!("cmd={}", losing.path()),
+        "name=loser".to_string(),
+        "--engine".to_string(),
+        format!("cmd={}", winning.path()),
+        "name=winner".to_string(),
+        "--each".to_string(),
+        "depth=1".to_string(),
+        "--games".to_string(),
+        "2".to_string(),
+        "--max-plies".to_string(),
+        "16".to_string(),
+        "--resign".to_string(),
+        "movecount=3".to_string(),
+        "score=600".to_string(),
+    ];
+    let mut args: Vec<&str> = engines.iter().map(String::as_str).collect();
+    let (text, records, games) = play_with_pgn("resign-adjudication", &args);
+    for (r, game) in records.iter().zip(&games) {
+        let GameEnd::ResignAdjudicated(loser) = r.end else {
+            panic!("game {}: {:?}: {text}", r.id, r.end);
+        };
+        assert_eq!(r.seats[loser.index()].1, "loser", "{text}");
+        assert_eq!(r.points[loser.index()], 0.0);
+        // White moves first after the opening: its third move is ply 5,
+        // Black's ply 6.
+        assert_eq!(r.moves.len(), 5 + loser.index(), "{text}");
+        let winner = ["White", "Black"][1 - loser.index()];
+        assert_eq!(
+            game.termination.as_deref(),
+            Some(format!("{winner} wins by adjudication").as_str())
+        );
+        assert_eq!(game.tag("Termination"), Some("adjudication"));
+    }
+    // Two-sided, the winner's +1.00 does not agree: nobody resigns.
+    args.push("twosided=true");
+    let (text, records) = play("resign-two-sided", &args);
+    for r in &records {
+        assert!(
+            !matches!(r.end, GameEnd::ResignAdjudicated(_)),
+            "game {}: {text}",
+            r.id
+        );
+    }
+}
+
+#[test]
+fn three_players_resign_from_the_scores_and_the_others_share() {
+    let losing = TempFile::new("losing-3p-engine.sh");
+    scoring_engine(&losing, "info depth 5 score cp -700 pv");
+    let even = TempFile::new("even-3p-engine.sh");
+    scoring_engine(&even, "info depth 5 score cp 100 pv");
+    let (text, records, games) = play_with_pgn(
+        "resign-three-players",
+        &[
+            "--variant",
+            "dreierschach",
+            "--engine",
+            &format!("cmd={}", losing.path()),
+            "name=loser",
+            "--engine",
+            &format!("cmd={}", even.path()),
+            "name=even",
+            "--each",
+            "depth=1",
+            "--games",
+            "6",
+            "--max-plies",
+            "30",
+            "--resign",
+            "movecount=2",
+            "score=600",
+        ],
+    );
+    let names = Variant::Dreierschach.game().player_names;
+    for (r, game) in records.iter().zip(&games) {
+        let GameEnd::ResignAdjudicated(loser) = r.end else {
+            panic!("game {}: {:?}: {text}", r.id, r.end);
+        };
+        assert_eq!(r.seats[loser.index()].1, "loser", "{text}");
+        let first_loser = r.seats.iter().position(|(_, n)| n == "loser").unwrap();
+        assert_eq!(
+            loser.index(),
+            first_loser,
+            "the first to move twice resigns"
+        );
+        assert_eq!(r.moves.len(), 3 + first_loser + 1, "{text}");
+        for (seat, &points) in r.points.iter().enumerate() {
+            let expected = if seat == loser.index() { 0.0 } else { 1.5 };
+            assert_eq!(points, expected, "game {}", r.id);
+        }
+        assert_eq!(
+            game.termination.as_deref(),
+            Some(format!("{} loses by adjudication", names[loser.index()]).as_str())
+        );
+    }
+}
+
+#[test]
+fn three_players_are_drawn_when_every_score_is_level() {
+    let letters = Variant::Trichess.game().letters;
+    let level = TempFile::new("level-3p-engine.sh");
+    scoring_engine(
+        &level,
+        &format!(
+            "info depth 4 score cp 2 scores {} cp 2 {} cp -1 {} cp -1 pv",
+            letters[0], letters[1], letters[2]
+        ),
+    );
+    let engine = format!("cmd={}", level.path());
+    let (text, records) = play(
+        "draw-three-players",
+        &[
+            "--variant",
+            "trichess",
+            "--engine",
+            &engine,
+            "name=a",
+            "--engine",
+            &engine,
+            "name=b",
+            "--each",
+            "depth=1",
+            "--games",
+            "6",
+            "--max-plies",
+            "200",
+            "--draw",
+            "movenumber=4",
+            "movecount=1",
+            "score=5",
+        ],
+    );
+    for r in &records {
+        assert_eq!(r.end, GameEnd::DrawAdjudicated, "{text}");
+        let search = r.evals[0].search.as_ref().expect("the engine's score");
+        assert_eq!(search.scores.len(), 3);
+    }
+}
+
+#[test]
+fn maxmoves_counts_full_moves_and_the_smaller_limit_wins() {
+    for (variant, maxmoves, max_plies, plies) in [
+        ("chess", "5", "600", 10),
+        ("chess", "50", "7", 7),
+        ("dreierschach", "2", "600", 6),
+    ] {
+        let (text, records) = play(
+            &format!("maxmoves-{variant}-{maxmoves}"),
+            &[
+                "--variant",
+                variant,
+                "--players",
+                "random",
+                "greedy",
+                "--games",
+                if variant == "chess" { "2" } else { "6" },
+                "--maxmoves",
+                maxmoves,
+                "--max-plies",
+                max_plies,
+            ],
+        );
+        for r in &records {
+            if r.end == GameEnd::MaxPlies {
+                assert_eq!(r.moves.len(), plies, "{text}");
+            } else {
+                assert!(r.moves.len() <= plies, "{text}");
+            }
+        }
+    }
 }

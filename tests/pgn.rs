@@ -24,6 +24,7 @@
 use std::sync::Mutex;
 use std::time::Duration;
 use triskel::position::Position;
+use triskel::tournament::adjudication::Adjudication;
 use triskel::tournament::game::TimeControl;
 use triskel::tournament::pgn::{Evaluation, LINE_WIDTH, MatchTags, PgnGame, read_games};
 use triskel::tournament::player::PlayerConfig;
@@ -93,6 +94,7 @@ fn sample_records(variant: Variant) -> Vec<Record> {
         opening_plies: SAMPLE_OPENING_PLIES,
         book: None,
         max_plies: SAMPLE_MAX_PLIES,
+        adjudication: Adjudication::default(),
         concurrency: 1,
         sprt: None,
     };

@@ -5,9 +5,11 @@
 //! the move (Fischer). A player whose move took longer than its remaining
 //! time loses on time; so does a player that returns an illegal move (or,
 //! an engine process, none at all). A
-//! game ends by the rules ([`Position::outcome`]) or, after the match's
-//! maximum number of plies, by adjudication as a draw.
+//! game ends by the rules ([`Position::outcome`]), by adjudication from the
+//! players' scores ([`super::adjudication`]) or, after the match's maximum
+//! number of plies, by adjudication as a draw.
 
+use super::adjudication::{Adjudication, Adjudicator, Ply, Verdict};
 use super::evaluation::MoveEvaluation;
 use super::external::Failure;
 use super::player::{ClockView, Mover, PlayerConfig, PlayerKind};
@@ -65,6 +67,10 @@ pub enum GameEnd {
     Stall(Player),
     /// The game reached the match's maximum length and was adjudicated a draw.
     MaxPlies,
+    /// This player was adjudicated lost from the scores (`--resign`).
+    ResignAdjudicated(Player),
+    /// The game was adjudicated a draw from the scores (`--draw`).
+    DrawAdjudicated,
 }
 
 /// One game to play.
@@ -77,6 +83,8 @@ pub struct GameSetup<'a> {
     pub time_control: TimeControl,
     /// Plies after which the game is adjudicated a draw.
     pub max_plies: usize,
+    /// Adjudication from the players' scores.
+    pub adjudication: Adjudication,
     /// Seeds of the seats' random players.
     pub seeds: Vec<u64>,
 }
@@ -138,6 +146,7 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
     let mut time_used = vec![Duration::ZERO; players];
     let mut moves = Vec::new();
     let mut evaluations = Vec::new();
+    let mut adjudicator = Adjudicator::new(setup.adjudication, setup.start.variant());
     let mut illegal = None;
     let (end, points) = loop {
         if super::interrupted() {
@@ -217,6 +226,22 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
             time: took,
             search: choice.search,
         });
+        // The rules' end comes first: the loop's next turn finds it.
+        if adjudicator.is_active() && pos.outcome_with_claims().is_none() {
+            let search = evaluations.last().and_then(|e| e.search.as_ref());
+            match adjudicator.add(&Ply::after(&pos, me, search)) {
+                Some(Verdict::Draw) => {
+                    break (GameEnd::DrawAdjudicated, adjudicated_draw(&pos).points);
+                }
+                Some(Verdict::Resign(loser)) => {
+                    break (
+                        GameEnd::ResignAdjudicated(loser),
+                        forfeit_points(&pos, loser),
+                    );
+                }
+                None => {}
+            }
+        }
     };
     Ok(GameResult {
         moves,
@@ -287,6 +312,7 @@ mod tests {
             seats: vec![&random, &greedy],
             time_control: TimeControl::fischer(Duration::from_secs(10), Duration::ZERO),
             max_plies: 600,
+            adjudication: Adjudication::default(),
             seeds: vec![1, 2],
         };
         let result = play_game(&setup).unwrap();
@@ -318,12 +344,57 @@ mod tests {
             seats: vec![&random, &random, &random],
             time_control: TimeControl::fischer(Duration::from_secs(10), Duration::ZERO),
             max_plies: 3,
+            adjudication: Adjudication::default(),
             seeds: vec![1, 2, 3],
         };
         let result = play_game(&setup).unwrap();
         assert_eq!(result.end, GameEnd::MaxPlies);
         assert_eq!(result.moves.len(), 3);
         assert_eq!(result.points, vec![1.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn scores_adjudicate_a_game_and_are_kept_with_every_move() {
+        use super::super::adjudication::DrawRule;
+        use crate::search::WIN_SCORE;
+        let start = Position::start(Variant::Chess);
+        // Every score is within a win of zero: the first two reversible
+        // plies in a row draw the game.
+        let adjudication = Adjudication {
+            draw: Some(DrawRule {
+                move_number: 0,
+                move_count: 1,
+                score: WIN_SCORE,
+            }),
+            resign: None,
+        };
+        let engine = config("engine:depth=1");
+        let setup = GameSetup {
+            start: &start,
+            seats: vec![&engine, &engine],
+            time_control: TimeControl::fischer(Duration::from_secs(10), Duration::ZERO),
+            max_plies: 600,
+            adjudication,
+            seeds: vec![1, 2],
+        };
+        let result = play_game(&setup).unwrap();
+        assert_eq!(result.end, GameEnd::DrawAdjudicated, "{:?}", result.moves);
+        assert_eq!(result.points, [0.5, 0.5]);
+        assert_eq!(result.evaluations.len(), result.moves.len());
+        for evaluation in &result.evaluations {
+            let search = evaluation.search.as_ref().expect("the engine searched");
+            assert_eq!(search.depth, 1);
+        }
+        // The baselines give no scores: never adjudicated.
+        let random = config("random");
+        let baselines = GameSetup {
+            seats: vec![&random, &random],
+            max_plies: 40,
+            ..setup
+        };
+        let result = play_game(&baselines).unwrap();
+        assert_ne!(result.end, GameEnd::DrawAdjudicated);
+        assert!(result.evaluations.iter().all(|e| e.search.is_none()));
     }
 
     #[test]
@@ -345,6 +416,7 @@ mod tests {
             seats: vec![&engine, &random],
             time_control: TimeControl::fischer(Duration::from_nanos(1), Duration::ZERO),
             max_plies: 600,
+            adjudication: Adjudication::default(),
             seeds: vec![1, 2],
         };
         let result = play_game(&setup).unwrap();

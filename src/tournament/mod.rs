@@ -19,13 +19,15 @@
 //!   answers with an illegal move, loses: 0 points, and the players still
 //!   in the game share equally the total a draw would give;
 //! - a game ends by the rules ([`Position::outcome`](crate::position::Position::outcome)),
-//!   or after `max_plies` moves after the opening as a draw by the game's
+//!   by adjudication from the players' scores ([`adjudication`]), or
+//!   after `max_plies` moves after the opening as a draw by the game's
 //!   draw points (Star: decided by the points on the board).
 //!
 //! Each game writes one [`record::Record`] line; the [`table::PointsTable`]
 //! sums points per configuration (a configuration seated twice in a game
 //! collects both seats' points).
 
+pub mod adjudication;
 pub mod balanced;
 pub mod engine_spec;
 pub mod evaluation;
@@ -42,6 +44,7 @@ pub mod sprt;
 pub mod table;
 
 use crate::variants::Variant;
+use adjudication::Adjudication;
 use evaluation::MoveEvaluation;
 use game::{GameResult, GameSetup, TimeControl, play_game};
 use openings::Book;
@@ -91,6 +94,8 @@ pub struct MatchSettings {
     pub book: Option<Book>,
     /// Plies after the opening at which a game is adjudicated a draw.
     pub max_plies: usize,
+    /// Adjudication from the players' scores (`--draw`, `--resign`).
+    pub adjudication: Adjudication,
     /// Games played at the same time.
     pub concurrency: usize,
     /// The SPRT of the first configuration against the others, if one is
@@ -313,6 +318,7 @@ pub fn run_match(
             seats: game.seats.iter().map(|&c| &settings.players[c]).collect(),
             time_control: settings.time_control,
             max_plies: settings.max_plies,
+            adjudication: settings.adjudication,
             seeds: (0..game.seats.len())
                 .map(|seat| mix_seed(&[settings.seed, PLAYER_STREAM, game.id as u64, seat as u64]))
                 .collect(),
@@ -403,6 +409,7 @@ mod tests {
             opening_plies: 4,
             book: None,
             max_plies: 200,
+            adjudication: Adjudication::default(),
             concurrency: 2,
             sprt: None,
         }

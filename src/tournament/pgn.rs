@@ -137,7 +137,8 @@ const TERMINATION_NORMAL: &str = "normal";
 const TERMINATION_TIME: &str = "time forfeit";
 /// A loss by an illegal move.
 const TERMINATION_ILLEGAL: &str = "rules infraction";
-/// A game stopped at the match's maximum length.
+/// A game stopped at the match's maximum length or adjudicated from the
+/// scores.
 const TERMINATION_ADJUDICATION: &str = "adjudication";
 /// The `Termination` of a game lost by an engine process that exited (as
 /// cutechess names it).
@@ -746,7 +747,9 @@ fn termination_tag(end: GameEnd) -> &'static str {
         GameEnd::Rules(_) => TERMINATION_NORMAL,
         GameEnd::Timeout(_) => TERMINATION_TIME,
         GameEnd::Illegal(_) => TERMINATION_ILLEGAL,
-        GameEnd::MaxPlies => TERMINATION_ADJUDICATION,
+        GameEnd::MaxPlies | GameEnd::ResignAdjudicated(_) | GameEnd::DrawAdjudicated => {
+            TERMINATION_ADJUDICATION
+        }
         GameEnd::Disconnect(_) => TERMINATION_DISCONNECT,
         GameEnd::Stall(_) => TERMINATION_STALL,
     }
@@ -769,7 +772,9 @@ fn reason_words(reason: EndReason) -> &'static str {
 
 /// The termination comment of a game of `variant` that ended by `end` with
 /// `points`: `Black mates`, `Draw by stalemate`, `White loses on time`,
-/// `Ended by the points on the board`.
+/// `Ended by the points on the board`, `White wins by adjudication` (as
+/// cutechess writes an adjudicated loss of Black), `Brown loses by
+/// adjudication` (of three players).
 fn termination_comment(end: GameEnd, variant: Variant, points: &[f64]) -> String {
     let names = seat_tags(variant);
     let two_players = names.len() == 2;
@@ -789,6 +794,15 @@ fn termination_comment(end: GameEnd, variant: Variant, points: &[f64]) -> String
         GameEnd::Stall(p) => format!("{}'s connection stalls", names[p.index()]),
         GameEnd::MaxPlies if two_players && drawn => "Draw by adjudication".to_string(),
         GameEnd::MaxPlies => "Adjudicated at the maximum length".to_string(),
+        GameEnd::ResignAdjudicated(p) if two_players => {
+            format!(
+                "{} wins by adjudication",
+                names[(p.index() + 1) % names.len()]
+            )
+        }
+        GameEnd::ResignAdjudicated(p) => format!("{} loses by adjudication", names[p.index()]),
+        GameEnd::DrawAdjudicated if drawn => "Draw by adjudication".to_string(),
+        GameEnd::DrawAdjudicated => "Ended by adjudication".to_string(),
     }
 }
 

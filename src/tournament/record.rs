@@ -11,7 +11,7 @@
 //! | `opening` | the opening's plies (random ones, or a book's), on the wire |
 //! | `fen` | the position after the opening (position format) |
 //! | `moves` | the game's moves after the opening, on the wire |
-//! | `end` | a rule's end reason (`checkmate`, `stalemate`, `repetition`, `moverule`, `material`, `kingexposed`, `rabecaptured`, `lastplayer`, `points`), `timeout:<letter>`, `illegal:<letter>`, `disconnect:<letter>` (an engine process exited), `stalls:<letter>` (it gave no move even after `stop`) or `maxplies` |
+//! | `end` | a rule's end reason (`checkmate`, `stalemate`, `repetition`, `moverule`, `material`, `kingexposed`, `rabecaptured`, `lastplayer`, `points`), `timeout:<letter>`, `illegal:<letter>`, `disconnect:<letter>` (an engine process exited), `stalls:<letter>` (it gave no move even after `stop`), `maxplies`, `resign:<letter>` (adjudicated lost from the scores) or `draw` (adjudicated a draw from the scores) |
 //! | `points` | points per seat in turn order |
 //! | `plies` | the number of moves after the opening |
 //! | `ms` | milliseconds each seat used in total |
@@ -69,6 +69,10 @@ const DISCONNECT: &str = "disconnect";
 const STALLS: &str = "stalls";
 /// The `end` text of a game adjudicated at the maximum length.
 const MAX_PLIES: &str = "maxplies";
+/// The `end` text of a player adjudicated lost from the scores.
+const RESIGN: &str = "resign";
+/// The `end` text of a game adjudicated a draw from the scores.
+const DRAW: &str = "draw";
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,6 +115,8 @@ pub fn end_text(end: GameEnd, variant: Variant) -> String {
         GameEnd::Disconnect(p) => format!("{DISCONNECT}:{}", letter(p)),
         GameEnd::Stall(p) => format!("{STALLS}:{}", letter(p)),
         GameEnd::MaxPlies => MAX_PLIES.to_string(),
+        GameEnd::ResignAdjudicated(p) => format!("{RESIGN}:{}", letter(p)),
+        GameEnd::DrawAdjudicated => DRAW.to_string(),
     }
 }
 
@@ -124,8 +130,10 @@ pub fn parse_end(text: &str, variant: Variant) -> Result<GameEnd, String> {
         }
         .ok_or_else(|| format!("end: '{letter}' is no player of {variant}"))
     };
-    if text == MAX_PLIES {
-        return Ok(GameEnd::MaxPlies);
+    match text {
+        MAX_PLIES => return Ok(GameEnd::MaxPlies),
+        DRAW => return Ok(GameEnd::DrawAdjudicated),
+        _ => {}
     }
     if let Some((kind, letter)) = text.split_once(':') {
         return match kind {
@@ -133,6 +141,7 @@ pub fn parse_end(text: &str, variant: Variant) -> Result<GameEnd, String> {
             ILLEGAL => Ok(GameEnd::Illegal(player(letter)?)),
             DISCONNECT => Ok(GameEnd::Disconnect(player(letter)?)),
             STALLS => Ok(GameEnd::Stall(player(letter)?)),
+            RESIGN => Ok(GameEnd::ResignAdjudicated(player(letter)?)),
             _ => Err(format!("end: unknown forfeit '{text}'")),
         };
     }
@@ -372,12 +381,19 @@ mod tests {
             GameEnd::Timeout(Player::new(1)),
             GameEnd::Disconnect(Player::new(0)),
             GameEnd::Stall(Player::new(1)),
+            GameEnd::ResignAdjudicated(Player::new(1)),
+            GameEnd::DrawAdjudicated,
         ]);
         for end in ends {
             assert_eq!(parse_end(&end_text(end, variant), variant), Ok(end));
         }
         assert!(parse_end("timeout:x", variant).is_err());
         assert!(parse_end("resigned", variant).is_err());
+        assert!(parse_end("resign:x", variant).is_err());
+        assert_eq!(
+            end_text(GameEnd::ResignAdjudicated(Player::new(0)), variant),
+            "resign:w"
+        );
     }
 
     #[test]
