@@ -23,7 +23,7 @@ use triskel::tournament::adjudication::{
 };
 use triskel::tournament::balanced::{BookRecipe, make_book};
 use triskel::tournament::engine_spec::{ENGINE_SPEC_KEYS, ExternalConfig};
-use triskel::tournament::game::TimeControl;
+use triskel::tournament::game::{GameEnd, TimeControl};
 use triskel::tournament::openings::{Book, BookSpec};
 use triskel::tournament::pgn::{MatchTags, PgnGame, today};
 use triskel::tournament::player::{ENGINE_KEYS, PlayerConfig, PlayerKind};
@@ -32,7 +32,7 @@ use triskel::tournament::sequential::MatchSprt;
 use triskel::tournament::sink::InOrderFile;
 use triskel::tournament::sprt::Decision;
 use triskel::tournament::{
-    DEFAULT_MAX_PLIES, DEFAULT_OPENING_PLIES_PER_PLAYER, Finished, MAX_OPENING_PLIES,
+    DEFAULT_MAX_PLIES, DEFAULT_OPENING_PLIES_PER_PLAYER, Finished, MATCH_NOTE, MAX_OPENING_PLIES,
     MatchSettings, run_match, unique_names,
 };
 use triskel::tournament::{interrupt, interrupted};
@@ -265,6 +265,18 @@ struct MatchArgs {
     /// game is adjudicated a draw; with --max-plies the smaller limit wins.
     #[arg(long, value_parser = number::argument(1..=MAX_ADJUDICATION_MOVES))]
     maxmoves: Option<u32>,
+    /// Go on with the match of the --record file after its last finished
+    /// game (the same schedule: game, configurations, games, seed, openings).
+    #[arg(long, requires = "record")]
+    resume: bool,
+    /// Restart an engine that crashed or stalled for the next game (the
+    /// default; cutechess-cli's -recover).
+    #[arg(long, overrides_with = "no_recover")]
+    recover: bool,
+    /// End the match after a game in which an engine crashed, stalled or
+    /// did not start.
+    #[arg(long)]
+    no_recover: bool,
 }
 
 /// The end of `triskel match --help`: the player specs.
@@ -461,6 +473,8 @@ impl MatchArgs {
             concurrency: count(self.concurrency),
             adjudication: Adjudication::default(),
             sprt: None,
+            recover: !self.no_recover,
+            resumed: Vec::new(),
         };
         if let Some(words) = &self.openings {
             let spec = BookSpec::parse(words).map_err(|why| format!("--openings: {why}"))?;
@@ -514,8 +528,34 @@ impl MatchArgs {
                 .transpose()
                 .map_err(|why| format!("{flag} {why}"))
         };
-        let record_file = open(&self.record, "--record", Some(HEADER))?;
-        let pgn_file = open(&self.pgnout, "--pgnout", None)?;
+        let mut settings = settings;
+        if self.resume {
+            let path = self.record.as_deref().expect("clap requires --record");
+            let records = earlier_records(path, &settings.schedule_line())
+                .map_err(|why| format!("--resume: {}: {why}", path.display()))?;
+            settings.resumed = settings
+                .resumed_games(&records)
+                .map_err(|why| format!("--resume: {}: {why}", path.display()))?;
+        }
+        let settings = settings;
+        let first_new = settings.resumed.len() + 1;
+        let record_file = open(&self.record, "--record", Some(HEADER))?
+            .map(|file| {
+                let mut file = file.into_inner().unwrap_or_else(|e| e.into_inner());
+                if !self.resume {
+                    file.write_now(&format!("{}\n", settings.schedule_line()))?;
+                }
+                Ok(Mutex::new(file.starting_at(first_new)))
+            })
+            .transpose()
+            .map_err(|why: String| format!("--record {why}"))?;
+        let pgn_file = open(&self.pgnout, "--pgnout", None)?.map(|file| {
+            Mutex::new(
+                file.into_inner()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .starting_at(first_new),
+            )
+        });
         let tags = MatchTags {
             event: format!("triskel match {}", settings.variant),
             site: String::new(),
@@ -540,6 +580,13 @@ impl MatchArgs {
             settings.seed,
             settings.concurrency
         ));
+        if self.resume {
+            out.line(&format!(
+                "resuming after {} finished games of {}",
+                settings.resumed.len(),
+                schedule.len()
+            ));
+        }
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         if settings.concurrency > cores {
             eprintln!(
@@ -559,6 +606,12 @@ impl MatchArgs {
             }
             if let Some(illegal) = finished.illegal {
                 eprintln!("warning: game {}: forfeit: {illegal}", r.id);
+            }
+            if !settings.recover && matches!(r.end, GameEnd::Disconnect(_) | GameEnd::Stall(_)) {
+                eprintln!(
+                    "--no-recover: the match ends after game {}, whose engine was lost",
+                    r.id
+                );
             }
             let failed = |why: String| {
                 let mut slot = write_error.lock().unwrap_or_else(|e| e.into_inner());
@@ -619,6 +672,29 @@ impl MatchArgs {
             None => Ok(()),
         }
     }
+}
+
+/// The records of the last match in the record file at `path` whose
+/// schedule line is `schedule` (the records after that line).
+fn earlier_records(path: &std::path::Path, schedule: &str) -> Result<Vec<Record>, String> {
+    let text = std::fs::read(path).map_err(|why| why.to_string())?;
+    let text = String::from_utf8_lossy(&text);
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(start) = lines.iter().rposition(|l| l.starts_with(MATCH_NOTE)) else {
+        return Err("no match was started in this file".to_string());
+    };
+    if lines[start] != schedule {
+        return Err(format!(
+            "its last match is another one:\n  {}\nnot this one:\n  {schedule}",
+            lines[start]
+        ));
+    }
+    lines[start + 1..]
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|(i, l)| Record::parse(l).map_err(|why| format!("line {}: {why}", start + i + 2)))
+        .collect()
 }
 
 /// The line printed when a game ends, e.g.

@@ -37,6 +37,7 @@ impl TempFile {
         let mut lines = text.lines();
         assert_eq!(lines.next(), Some(HEADER));
         lines
+            .filter(|l| !l.starts_with('#'))
             .map(|l| Record::parse(l).unwrap_or_else(|e| panic!("{e}: {l}")))
             .collect()
     }
@@ -1607,5 +1608,305 @@ fn maxmoves_counts_full_moves_and_the_smaller_limit_wins() {
                 assert!(r.moves.len() <= plies, "{text}");
             }
         }
+    }
+}
+
+/// The records' games: seats, opening, moves and points (what a replay of
+/// the schedule must reproduce; times differ from run to run).
+fn games_of(records: &[Record]) -> Vec<String> {
+    records
+        .iter()
+        .map(|r| {
+            let seats: Vec<&str> = r.seats.iter().map(|(_, n)| n.as_str()).collect();
+            format!("{} {seats:?} {} {:?} {:?}", r.id, r.fen, r.moves, r.points)
+        })
+        .collect()
+}
+
+#[test]
+fn a_resumed_match_plays_the_games_an_unbroken_one_would() {
+    let whole = TempFile::new("whole.records");
+    let parts = TempFile::new("parts.records");
+    let pgn = TempFile::new("parts.pgn");
+    let base = [
+        "match",
+        "--variant",
+        "trichess",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "12",
+        "--max-plies",
+        "30",
+        "--seed",
+        "4",
+    ];
+    let run = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        let out = triskel(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let unbroken = run(&["--record", whole.path()]);
+    // The first 6 games, then the rest resumed from the records.
+    let mut first = base.to_vec();
+    first[7] = "6";
+    first.extend_from_slice(&["--record", parts.path(), "--pgnout", pgn.path()]);
+    assert!(triskel(&first).status.success());
+    let resumed = run(&["--record", parts.path(), "--pgnout", pgn.path(), "--resume"]);
+    assert!(
+        resumed.contains("resuming after 6 finished games of 12"),
+        "{resumed}"
+    );
+    assert_eq!(
+        resumed.lines().filter(|l| l.starts_with("game ")).count(),
+        6
+    );
+    assert_eq!(games_of(&parts.records()), games_of(&whole.records()));
+    assert_eq!(
+        table(&resumed),
+        table(&unbroken),
+        "the table counts every game"
+    );
+    let text = std::fs::read_to_string(&pgn.0).expect("the PGN");
+    let games = triskel::tournament::pgn::read_games(&text).expect("the PGN reads");
+    let rounds: Vec<&str> = games
+        .iter()
+        .map(|g| g.tag("Round").unwrap_or("?"))
+        .collect();
+    assert_eq!(
+        rounds,
+        ["1"; 6]
+            .iter()
+            .chain(&["2"; 6])
+            .copied()
+            .collect::<Vec<_>>()
+    );
+    // Resuming a finished match plays nothing and prints its table.
+    let again = run(&["--record", parts.path(), "--resume"]);
+    assert!(!again.lines().any(|l| l.starts_with("game ")), "{again}");
+    assert_eq!(table(&again), table(&unbroken));
+}
+
+#[test]
+fn only_the_same_match_resumes() {
+    let records = TempFile::new("other.records");
+    let out = triskel(&[
+        "match",
+        "--players",
+        "random",
+        "greedy",
+        "--games",
+        "2",
+        "--record",
+        records.path(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for (extra, says) in [
+        (&["--seed", "1"][..], "its last match is another one"),
+        (
+            &["--opening-plies", "3"][..],
+            "its last match is another one",
+        ),
+        (&["--games", "1"][..], "--games 1"),
+    ] {
+        let mut args = vec![
+            "match",
+            "--players",
+            "random",
+            "greedy",
+            "--record",
+            records.path(),
+            "--resume",
+        ];
+        args.extend_from_slice(extra);
+        let out = triskel(&args);
+        assert_eq!(out.status.code(), Some(FAILURE), "{extra:?}");
+        assert!(stderr(&out).contains(says), "{extra:?}: {}", stderr(&out));
+    }
+    let edited = TempFile::new("edited.records");
+    let text = std::fs::read_to_string(&records.0).expect("records");
+    std::fs::write(
+        &edited.0,
+        text.replace("seats=w:random b:greedy", "seats=w:greedy b:random"),
+    )
+    .expect("written");
+    let out = triskel(&[
+        "match",
+        "--players",
+        "random",
+        "greedy",
+        "--record",
+        edited.path(),
+        "--resume",
+    ]);
+    assert_eq!(out.status.code(), Some(FAILURE));
+    assert!(
+        stderr(&out).contains("record 1 seats greedy, random"),
+        "{}",
+        stderr(&out)
+    );
+    let missing = triskel(&["match", "--players", "random", "greedy", "--resume"]);
+    assert_eq!(missing.status.code(), Some(USAGE_ERROR));
+    assert!(
+        stderr(&missing).contains("--record"),
+        "{}",
+        stderr(&missing)
+    );
+    let empty = TempFile::new("never.records");
+    let out = triskel(&[
+        "match",
+        "--players",
+        "random",
+        "greedy",
+        "--record",
+        empty.path(),
+        "--resume",
+    ]);
+    assert_eq!(out.status.code(), Some(FAILURE));
+    assert!(stderr(&out).contains("--resume"), "{}", stderr(&out));
+}
+
+#[test]
+fn an_interrupted_match_resumes_where_its_records_end() {
+    let record = TempFile::new("broken.records");
+    let args = [
+        "match",
+        "--variant",
+        "chess",
+        "--players",
+        "greedy",
+        "engine:depth=2",
+        "--games",
+        "400",
+        "--concurrency",
+        "2",
+        "--record",
+        record.path(),
+    ];
+    let child = Command::new(env!("CARGO_BIN_EXE_triskel"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the match starts");
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    assert!(sent.expect("kill runs").success());
+    let out = child.wait_with_output().expect("the match ends");
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let before = record.records().len();
+    assert!(before < 400, "interrupted in time");
+    // Two or three games more than were finished, a whole number of rounds.
+    let games = (before + 2 + before % 2).to_string();
+    let mut resumed = args.to_vec();
+    resumed[7] = &games;
+    resumed.push("--resume");
+    let out = triskel(&resumed);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let records = record.records();
+    let ids: Vec<usize> = records.iter().map(|r| r.id).collect();
+    assert_eq!(
+        ids,
+        (1..=ids.len()).collect::<Vec<_>>(),
+        "every game once, in order"
+    );
+    assert_eq!(ids.len().to_string(), games);
+}
+
+#[test]
+fn without_recover_a_lost_engine_ends_the_match() {
+    let script = TempFile::new("dying-engine.sh");
+    write_script(
+        &script,
+        "#!/bin/sh\nwhile read line; do case \"$line\" in uci) echo uciok;; isready) echo readyok;; go*) exit 0;; esac; done\n",
+    );
+    let exec = format!("exec:{}", script.path());
+    let base = [
+        "match",
+        "--players",
+        "random",
+        &exec,
+        "--games",
+        "6",
+        "--time",
+        "1000",
+    ];
+    let mut stop = base.to_vec();
+    stop.push("--no-recover");
+    let out = triskel(&stop);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--no-recover: the match ends after game 1"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(table(&stdout(&out))[0].1, 1, "{}", stdout(&out));
+    let mut go_on = base.to_vec();
+    go_on.push("--recover");
+    let out = triskel(&go_on);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(table(&stdout(&out))[0].1, 6, "{}", stdout(&out));
+}
+
+#[test]
+fn the_shipped_books_are_what_their_recipes_make() {
+    let books = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("openings");
+    for variant in Variant::ALL.iter().filter(|v| v.is_playable()) {
+        let file = books.join(format!("{}.tfen", variant.id()));
+        let text = std::fs::read_to_string(&file)
+            .unwrap_or_else(|why| panic!("{}: {why}", file.display()));
+        let first = text.lines().next().expect("a header");
+        let command = first
+            .split('`')
+            .nth(1)
+            .unwrap_or_else(|| panic!("{variant}: the header names its command: {first}"));
+        let openings: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        assert!(openings.len() >= 200, "{variant}: hundreds of openings");
+        let mut args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        let count = args.iter().position(|&a| a == "--count").expect("--count");
+        args[count + 1] = "3";
+        let out = triskel(&args);
+        assert!(out.status.success(), "{variant}: {}", stderr(&out));
+        let remade: Vec<String> = stdout(&out)
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            remade,
+            openings[..3],
+            "{variant}: its first openings remade"
+        );
+        let spec = format!("file={}", file.display());
+        let out = triskel(&[
+            "match",
+            "--variant",
+            variant.id(),
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            if variant.game().players == 2 {
+                "2"
+            } else {
+                "6"
+            },
+            "--max-plies",
+            "4",
+            "--openings",
+            &spec,
+        ]);
+        assert!(out.status.success(), "{variant}: {}", stderr(&out));
+        assert!(stdout(&out).contains(&format!("{} book openings", openings.len())));
+        assert!(
+            stderr(&out).is_empty(),
+            "{variant}: every opening plays: {}",
+            stderr(&out)
+        );
     }
 }

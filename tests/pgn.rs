@@ -97,6 +97,8 @@ fn sample_records(variant: Variant) -> Vec<Record> {
         adjudication: Adjudication::default(),
         concurrency: 1,
         sprt: None,
+        recover: true,
+        resumed: Vec::new(),
     };
     let records = Mutex::new(Vec::new());
     run_match(&settings, &|f: &Finished| {

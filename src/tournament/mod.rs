@@ -46,7 +46,7 @@ pub mod table;
 use crate::variants::Variant;
 use adjudication::Adjudication;
 use evaluation::MoveEvaluation;
-use game::{GameResult, GameSetup, TimeControl, play_game};
+use game::{GameEnd, GameResult, GameSetup, TimeControl, play_game};
 use openings::Book;
 use player::{PlayerConfig, mix_seed};
 use record::Record;
@@ -101,6 +101,13 @@ pub struct MatchSettings {
     /// The SPRT of the first configuration against the others, if one is
     /// run: the match ends when it decides.
     pub sprt: Option<MatchSprt>,
+    /// Whether an engine that crashed or stalled is started again for the
+    /// next game (cutechess-cli's `-recover`); if not, the match ends
+    /// after that game.
+    pub recover: bool,
+    /// The first games of the schedule, finished in an earlier run
+    /// (`--resume`, see [`MatchSettings::resumed_games`]).
+    pub resumed: Vec<PlayedGame>,
 }
 
 /// The games of a match, made one at a time as they are played, so that a
@@ -211,6 +218,75 @@ impl MatchSettings {
         })
     }
 
+    /// What fixes the match's schedule, as one line: the game, the
+    /// configurations, the seed and the openings (not the number of games:
+    /// a longer match starts with the same games, so a match may be
+    /// resumed with more games than it first had). A
+    /// record file notes it before a match's records (`# match ...`), and
+    /// `--resume` goes on only with a match of the same line.
+    pub fn schedule_line(&self) -> String {
+        let names: Vec<&str> = self.players.iter().map(|p| p.name.as_str()).collect();
+        let openings = match &self.book {
+            Some(book) => format!("openings {}", book.description),
+            None => format!("{} random opening plies", self.opening_plies),
+        };
+        format!(
+            "{MATCH_NOTE}{}: {}; seed {}; {openings}",
+            self.variant,
+            names.join(" vs "),
+            self.seed
+        )
+    }
+
+    /// The games of the records of an earlier run of this match (those
+    /// after its [`MatchSettings::schedule_line`] in the record file), as
+    /// games to resume from, checking that they are this schedule's first
+    /// games: their numbers from 1, their seats and their openings.
+    pub fn resumed_games(&self, records: &[Record]) -> Result<Vec<PlayedGame>, String> {
+        let schedule = self.schedule()?;
+        if records.len() > schedule.len() {
+            return Err(format!(
+                "{} records, but the match has {} games",
+                records.len(),
+                schedule.len()
+            ));
+        }
+        let mut played = Vec::with_capacity(records.len());
+        for (index, record) in records.iter().enumerate() {
+            let game = schedule.game(index);
+            let names: Vec<&str> = game
+                .seats
+                .iter()
+                .map(|&c| self.players[c].name.as_str())
+                .collect();
+            let seated: Vec<&str> = record.seats.iter().map(|(_, n)| n.as_str()).collect();
+            let fen = self.opening(game.round).position.fen();
+            let differs = if record.id != game.id {
+                Some(format!("is game {}", record.id))
+            } else if record.variant != self.variant {
+                Some(format!("is a game of {}", record.variant))
+            } else if seated != names {
+                Some(format!("seats {}", seated.join(", ")))
+            } else if record.fen != fen {
+                Some("starts from another opening".to_string())
+            } else {
+                None
+            };
+            if let Some(why) = differs {
+                return Err(format!(
+                    "record {} {why}: not game {} of this match's schedule",
+                    index + 1,
+                    game.id
+                ));
+            }
+            played.push(PlayedGame {
+                points: record.points.clone(),
+                end: record.end,
+            });
+        }
+        Ok(played)
+    }
+
     /// The opening of round `round` (from 1).
     pub fn opening(&self, round: usize) -> Opening {
         if let Some(book) = &self.book {
@@ -274,8 +350,49 @@ pub(crate) fn interruption_flag() -> &'static AtomicBool {
     &INTERRUPTED
 }
 
+/// How the line that starts a match's records in a record file begins.
+pub const MATCH_NOTE: &str = "# match ";
+
 /// The configuration an SPRT tests: the match's first.
 pub const TESTED: usize = 0;
+
+/// A game of the schedule finished in an earlier run of the match
+/// (`--resume`): it counts, and is not played again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedGame {
+    /// Points per seat.
+    pub points: Vec<f64>,
+    /// Why it ended.
+    pub end: GameEnd,
+}
+
+/// What the finished games add up to while a match runs.
+struct Standings {
+    /// The points table.
+    table: PointsTable,
+    /// Games finished.
+    done: usize,
+    /// The SPRT, if one runs.
+    sprt: Option<MatchSprt>,
+}
+
+impl Standings {
+    /// Counts `played` as scheduled `game`; returns the SPRT's line and
+    /// decision when the game completes a round of the test.
+    fn account(&mut self, game: &ScheduledGame, played: &PlayedGame) -> Option<(String, Decision)> {
+        self.table.add(&game.seats, &played.points, played.end);
+        self.done += 1;
+        let tested: Vec<usize> = (0..game.seats.len())
+            .filter(|&s| game.seats[s] == TESTED)
+            .collect();
+        let tested_points: f64 = tested.iter().map(|&s| played.points[s]).sum();
+        let total_points: f64 = played.points.iter().sum();
+        let seats = (tested.len(), game.seats.len());
+        let sprt = self.sprt.as_mut()?;
+        let line = sprt.add_game(game.round, game.id, tested_points, total_points, seats)?;
+        Some((line, sprt.decision()))
+    }
+}
 
 /// A finished game as reported to the caller while the match runs.
 pub struct Finished<'a> {
@@ -301,13 +418,20 @@ pub fn run_match(
     let names: Vec<&str> = settings.players.iter().map(|p| p.name.as_str()).collect();
     let rules = settings.variant.game();
     let letters = &rules.letters[..rules.players];
-    let state = Mutex::new((
-        PointsTable::new(&names, letters),
-        0usize,
-        settings.sprt.clone(),
-    ));
+    let mut standings = Standings {
+        table: PointsTable::new(&names, letters),
+        done: 0,
+        sprt: settings.sprt.clone(),
+    };
     let total = schedule.len();
-    let decided = AtomicBool::new(false);
+    let mut decision = Decision::Continue;
+    for (index, played) in settings.resumed.iter().enumerate() {
+        if let Some((_, decided)) = standings.account(&schedule.game(index), played) {
+            decision = decided;
+        }
+    }
+    let decided = AtomicBool::new(decision != Decision::Continue);
+    let state = Mutex::new(standings);
     let play = |index: usize| -> Result<(), String> {
         let game = &schedule.game(index);
         // Drawn again for each game of the round: a few random plies, fewer
@@ -326,26 +450,19 @@ pub fn run_match(
         let result = play_game(&setup)?;
         let record = settings.record(game, opening, &result);
         let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
-        guard.0.add(&game.seats, &result);
-        guard.1 += 1;
-        let tested: Vec<usize> = (0..game.seats.len())
-            .filter(|&s| game.seats[s] == TESTED)
-            .collect();
-        let tested_points: f64 = tested.iter().map(|&s| result.points[s]).sum();
-        let total_points: f64 = result.points.iter().sum();
-        let seats = (tested.len(), game.seats.len());
-        let sprt = guard.2.as_mut().and_then(|sprt| {
-            let line = sprt.add_game(game.round, game.id, tested_points, total_points, seats)?;
-            Some((line, sprt.decision()))
-        });
-        if let Some((_, decision)) = &sprt
-            && *decision != Decision::Continue
-        {
+        let played = PlayedGame {
+            points: result.points.clone(),
+            end: result.end,
+        };
+        let sprt = guard.account(game, &played);
+        let decisive = sprt.as_ref().is_some_and(|(_, d)| *d != Decision::Continue);
+        let lost_engine = matches!(result.end, GameEnd::Disconnect(_) | GameEnd::Stall(_));
+        if decisive || (lost_engine && !settings.recover) {
             decided.store(true, Ordering::Relaxed);
         }
         on_game(&Finished {
             record: &record,
-            done: guard.1,
+            done: guard.done,
             total,
             illegal: result.illegal.as_deref(),
             sprt: sprt
@@ -357,8 +474,8 @@ pub fn run_match(
     // Each game thread takes the next game in schedule order, so games
     // start in order (records wait for at most the games in flight, and an
     // SPRT's rounds complete one after another); the first error stops
-    // every thread from taking more, as does an SPRT's decision.
-    let next = AtomicUsize::new(0);
+    // every thread from taking more, as does an SPRT's decision or, without `recover`, a lost engine.
+    let next = AtomicUsize::new(settings.resumed.len());
     let failure: Mutex<Option<String>> = Mutex::new(None);
     let worker = || {
         loop {
@@ -387,8 +504,7 @@ pub fn run_match(
     if let Some(why) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(why);
     }
-    let (table, _, _) = state.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(table)
+    Ok(state.into_inner().unwrap_or_else(|e| e.into_inner()).table)
 }
 
 #[cfg(test)]
@@ -412,6 +528,8 @@ mod tests {
             adjudication: Adjudication::default(),
             concurrency: 2,
             sprt: None,
+            recover: true,
+            resumed: Vec::new(),
         }
     }
 

@@ -144,6 +144,27 @@ impl BookSpec {
     }
 }
 
+impl BookSpec {
+    /// The spec as `--openings` words name it (all keys given).
+    pub fn describe(&self) -> String {
+        let format = match self.format {
+            BookFormat::Epd => "epd",
+            BookFormat::Pgn => "pgn",
+            BookFormat::Tfen => "tfen",
+        };
+        let order = match self.order {
+            BookOrder::Sequential => "sequential",
+            BookOrder::Random => "random",
+        };
+        let plies = self.plies.map_or(String::new(), |p| format!(" plies={p}"));
+        format!(
+            "file={} format={format} order={order} start={}{plies}",
+            self.file.display(),
+            self.start
+        )
+    }
+}
+
 /// One opening of a book, as text: read again for each round it starts,
 /// so that a book of any size takes only its text's memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -179,6 +200,8 @@ pub struct Book {
     first: usize,
     /// Openings of the file skipped (over, or not a fair start), for the report.
     pub skipped: Vec<String>,
+    /// The book's file and how it is played, e.g. `book.epd order=random start=1`.
+    pub description: String,
 }
 
 impl Book {
@@ -246,6 +269,7 @@ impl Book {
             entries,
             first,
             skipped,
+            description: spec.describe(),
         })
     }
 

@@ -43,6 +43,21 @@ impl InOrderFile {
         })
     }
 
+    /// The file, its first text to write being that of game `next` (the
+    /// games before it were written by an earlier run).
+    pub fn starting_at(mut self, next: usize) -> InOrderFile {
+        self.next = next;
+        self
+    }
+
+    /// Writes `text` at once, before any game's (a note on what follows).
+    pub fn write_now(&mut self, text: &str) -> Result<(), String> {
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|why| format!("{}: {why}", self.path.display()))
+    }
+
     /// Adds the text of game `id`; writes it, and every waiting game after
     /// it, once all games before it are written.
     pub fn add(&mut self, id: usize, text: String) -> Result<(), String> {

@@ -7,7 +7,7 @@
 //! independent samples. The error bar is 1.96 standard errors of these
 //! per-game points (sample standard deviation over √games).
 
-use super::game::{GameEnd, GameResult};
+use super::game::GameEnd;
 
 /// Pseudo-games added to a configuration's games for its error bar (see
 /// [`Standing::error_bar`]).
@@ -100,24 +100,25 @@ impl PointsTable {
         }
     }
 
-    /// Adds a game played with configuration `seats[i]` in seat `i`.
-    pub fn add(&mut self, seats: &[usize], result: &GameResult) {
+    /// Adds a game played with configuration `seats[i]` in seat `i` that
+    /// ended by `end` with `points` per seat.
+    pub fn add(&mut self, seats: &[usize], points: &[f64], end: GameEnd) {
         self.games += 1;
-        for (total, points) in self.seat_points.iter_mut().zip(&result.points) {
-            *total += points;
+        for (total, seat) in self.seat_points.iter_mut().zip(points) {
+            *total += seat;
         }
         for (config, row) in self.rows.iter_mut().enumerate() {
             let mine: Vec<usize> = (0..seats.len()).filter(|&s| seats[s] == config).collect();
             if mine.is_empty() {
                 continue;
             }
-            let points: f64 = mine.iter().map(|&s| result.points[s]).sum();
+            let mine_points: f64 = mine.iter().map(|&s| points[s]).sum();
             row.games += 1;
             row.seats += mine.len();
-            row.points += points;
-            row.squares += points * points;
-            row.most_points = row.most_points.max(result.points.iter().sum());
-            match result.end {
+            row.points += mine_points;
+            row.squares += mine_points * mine_points;
+            row.most_points = row.most_points.max(points.iter().sum());
+            match end {
                 GameEnd::Timeout(p) if mine.contains(&p.index()) => row.timeouts += 1,
                 GameEnd::Illegal(p) if mine.contains(&p.index()) => row.illegal += 1,
                 GameEnd::Disconnect(p) | GameEnd::Stall(p) if mine.contains(&p.index()) => {
@@ -194,29 +195,14 @@ impl PointsTable {
 mod tests {
     use super::*;
     use crate::types::Player;
-    use std::time::Duration;
-
-    fn result(points: &[f64], end: GameEnd) -> GameResult {
-        GameResult {
-            moves: Vec::new(),
-            evaluations: Vec::new(),
-            end,
-            points: points.to_vec(),
-            time_used: vec![Duration::ZERO; points.len()],
-            illegal: None,
-        }
-    }
 
     #[test]
     fn points_games_and_error_bars() {
         let mut table = PointsTable::new(&["a", "b"], &['w', 'b']);
-        table.add(&[0, 1], &result(&[1.0, 0.0], GameEnd::MaxPlies));
-        table.add(&[1, 0], &result(&[0.0, 1.0], GameEnd::MaxPlies));
-        table.add(
-            &[0, 1],
-            &result(&[0.0, 1.0], GameEnd::Timeout(Player::new(0))),
-        );
-        table.add(&[1, 0], &result(&[0.5, 0.5], GameEnd::MaxPlies));
+        table.add(&[0, 1], &[1.0, 0.0], GameEnd::MaxPlies);
+        table.add(&[1, 0], &[0.0, 1.0], GameEnd::MaxPlies);
+        table.add(&[0, 1], &[0.0, 1.0], GameEnd::Timeout(Player::new(0)));
+        table.add(&[1, 0], &[0.5, 0.5], GameEnd::MaxPlies);
         let a = &table.rows[0];
         assert_eq!((a.games, a.points, a.timeouts), (4, 2.5, 1));
         assert!((a.per_game() - 0.625).abs() < 1e-12);
@@ -235,7 +221,7 @@ mod tests {
     fn the_error_bar_never_collapses_when_every_game_ends_alike() {
         let mut table = PointsTable::new(&["a", "b"], &['w', 'b']);
         for _ in 0..10 {
-            table.add(&[0, 1], &result(&[1.0, 0.0], GameEnd::MaxPlies));
+            table.add(&[0, 1], &[1.0, 0.0], GameEnd::MaxPlies);
         }
         // Ten wins and the pseudo-games 0 and 1: standard error 0.08333.
         let a = &table.rows[0];
@@ -246,10 +232,11 @@ mod tests {
     #[test]
     fn a_configuration_seated_twice_collects_both_seats() {
         let mut table = PointsTable::new(&["a", "b"], &['w', 'n', 'b']);
-        table.add(&[0, 0, 1], &result(&[3.0, 1.0, 0.0], GameEnd::MaxPlies));
+        table.add(&[0, 0, 1], &[3.0, 1.0, 0.0], GameEnd::MaxPlies);
         table.add(
             &[1, 0, 1],
-            &result(&[1.5, 0.0, 1.5], GameEnd::Timeout(Player::new(1))),
+            &[1.5, 0.0, 1.5],
+            GameEnd::Timeout(Player::new(1)),
         );
         let (a, b) = (&table.rows[0], &table.rows[1]);
         assert_eq!((a.games, a.seats, a.points, a.timeouts), (2, 3, 4.0, 1));
