@@ -101,7 +101,7 @@ enum Command {
     },
     /// Play a match between player configurations and print the points table.
     #[command(after_help = match_help())]
-    Match(MatchArgs),
+    Match(Box<MatchArgs>),
     /// Make a balanced opening book (tfen, on standard output): random
     /// walks from the start position kept where a search to a fixed depth
     /// scores every player within a margin of even.
