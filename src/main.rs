@@ -522,40 +522,32 @@ impl MatchArgs {
     fn run(self) -> Result<(), String> {
         let settings = self.settings()?;
         let schedule = settings.schedule()?;
-        let open = |path: &Option<PathBuf>, flag: &str, header: Option<&str>| {
-            path.as_deref()
-                .map(|path| InOrderFile::append(path, header).map(Mutex::new))
-                .transpose()
-                .map_err(|why| format!("{flag} {why}"))
-        };
         let mut settings = settings;
         if self.resume {
             let path = self.record.as_deref().expect("clap requires --record");
             let records = earlier_records(path, &settings.schedule_line())
+                .and_then(|records| settings.resumed_games(&records))
                 .map_err(|why| format!("--resume: {}: {why}", path.display()))?;
-            settings.resumed = settings
-                .resumed_games(&records)
-                .map_err(|why| format!("--resume: {}: {why}", path.display()))?;
+            settings.resumed = records;
         }
         let settings = settings;
+        // Both files go on after the games of an earlier run; a new match
+        // notes its schedule in the record file first.
         let first_new = settings.resumed.len() + 1;
-        let record_file = open(&self.record, "--record", Some(HEADER))?
-            .map(|file| {
-                let mut file = file.into_inner().unwrap_or_else(|e| e.into_inner());
-                if !self.resume {
-                    file.write_now(&format!("{}\n", settings.schedule_line()))?;
-                }
-                Ok(Mutex::new(file.starting_at(first_new)))
-            })
-            .transpose()
-            .map_err(|why: String| format!("--record {why}"))?;
-        let pgn_file = open(&self.pgnout, "--pgnout", None)?.map(|file| {
-            Mutex::new(
-                file.into_inner()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .starting_at(first_new),
-            )
-        });
+        let open = |path: &Option<PathBuf>, flag: &str, header: Option<&str>| {
+            path.as_deref()
+                .map(|path| {
+                    let mut file = InOrderFile::append(path, header)?;
+                    if header.is_some() && !self.resume {
+                        file.write_now(&format!("{}\n", settings.schedule_line()))?;
+                    }
+                    Ok(Mutex::new(file.starting_at(first_new)))
+                })
+                .transpose()
+                .map_err(|why: String| format!("{flag} {why}"))
+        };
+        let record_file = open(&self.record, "--record", Some(HEADER))?;
+        let pgn_file = open(&self.pgnout, "--pgnout", None)?;
         let tags = MatchTags {
             event: format!("triskel match {}", settings.variant),
             site: String::new(),
