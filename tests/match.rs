@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use triskel::position::{AfterMate, Position};
 use triskel::protocol::setup::build_position;
-use triskel::tournament::game::GameEnd;
+use triskel::tournament::game::{ClockEvent, GameEnd, play_word};
 use triskel::tournament::pgn::{Evaluation, PgnGame, read_games};
 use triskel::tournament::record::{HEADER, Record};
 use triskel::variants::Variant;
@@ -110,9 +110,11 @@ fn check_replay(r: &Record) {
     let opening = build_position(r.variant, AfterMate::End, from, &r.opening)
         .unwrap_or_else(|e| panic!("game {}: opening: {e}", r.id));
     assert_eq!(opening.fen(), r.fen, "game {}", r.id);
-    let all: Vec<&String> = r.opening.iter().chain(&r.moves).collect();
-    let end = build_position(r.variant, AfterMate::End, from, &all)
-        .unwrap_or_else(|e| panic!("game {}: {e}", r.id));
+    let mut end = opening.clone();
+    for (ply, word) in r.moves.iter().enumerate() {
+        play_word(&mut end, word, Position::parse_move)
+            .unwrap_or_else(|e| panic!("game {} ply {}: {e}", r.id, ply + 1));
+    }
     let sum: f64 = r.points.iter().sum();
     match r.end {
         GameEnd::Rules(reason) => {
@@ -299,11 +301,23 @@ fn self_play_names_are_numbered() {
 
 #[test]
 fn bad_flags_fail_clearly() {
-    let cases: [(&[&str], i32, &str); 23] = [
+    let cases: [(&[&str], i32, &str); 24] = [
         (
             &["--variant", "go", "--players", "random", "greedy"],
             FAILURE,
             "--variant",
+        ),
+        (
+            &[
+                "--players",
+                "random",
+                "--engine",
+                "cmd=x",
+                "st=1",
+                "tc=10+1",
+            ],
+            FAILURE,
+            "st= with tc=",
         ),
         (&["--players", "random", "grumpy"], FAILURE, "grumpy"),
         (
@@ -806,6 +820,133 @@ fn an_engine_plays_its_own_time_control_in_periods() {
     assert!(to_go.windows(3).any(|w| w == ["3", "2", "1"]), "{to_go:?}");
     let rows = table(&stdout(&out));
     assert_eq!(rows[1].0, "periods");
+}
+
+/// A shell script at `file` that passes this engine's answers on, each
+/// `bestmove` only after `delay` seconds: an engine too slow for its clock.
+fn delayed_engine(file: &TempFile, delay: &str) {
+    write_script(
+        file,
+        format!(
+            "#!/bin/sh\n'{}' | while IFS= read -r line; do case \"$line\" in bestmove*) sleep {delay};; esac; echo \"$line\"; done\n",
+            env!("CARGO_BIN_EXE_triskel")
+        ),
+    );
+}
+
+/// The seats (turn-order indices) that a configuration named `name` holds
+/// in record `r`.
+fn seats_of(r: &Record, name: &str) -> Vec<usize> {
+    (0..r.seats.len())
+        .filter(|&s| r.seats[s].1 == name)
+        .collect()
+}
+
+/// The words of `r`'s moves with the seat that played each.
+fn movers(r: &Record) -> Vec<(usize, String)> {
+    let from = r.from.as_deref();
+    let mut pos = build_position(r.variant, AfterMate::End, from, &r.opening).expect("opening");
+    r.moves
+        .iter()
+        .map(|word| {
+            let seat = pos.to_move().index();
+            play_word(&mut pos, word, Position::parse_move).expect("a legal record");
+            (seat, word.clone())
+        })
+        .collect()
+}
+
+#[test]
+fn in_star_a_move_over_the_time_per_move_is_forfeited_and_the_game_goes_on() {
+    let script = TempFile::new("slow-star.sh");
+    delayed_engine(&script, "0.1");
+    let engine = format!("cmd={}", script.path());
+    let (_, records) = play(
+        "star-forfeit",
+        &[
+            "--variant",
+            "star",
+            "--players",
+            "random",
+            "--engine",
+            &engine,
+            "name=slow",
+            "st=0.02",
+            "--games",
+            "6",
+            "--max-plies",
+            "12",
+        ],
+    );
+    assert_eq!(records.len(), 6);
+    for r in &records {
+        assert_eq!(
+            r.end,
+            GameEnd::MaxPlies,
+            "game {}: the clocks end nothing",
+            r.id
+        );
+        let slow = seats_of(r, "slow");
+        for (seat, word) in movers(r) {
+            let forfeited = word == ClockEvent::Forfeit.token();
+            assert_eq!(forfeited, slow.contains(&seat), "game {}: {word}", r.id);
+        }
+    }
+}
+
+#[test]
+fn in_star_a_player_out_of_time_is_frozen_and_the_others_play_on() {
+    let script = TempFile::new("frozen-star.sh");
+    delayed_engine(&script, "0.1");
+    let engine = format!("cmd={}", script.path());
+    let pgn = TempFile::new("frozen-star.pgn");
+    let (_, records) = play(
+        "star-freeze",
+        &[
+            "--variant",
+            "star",
+            "--players",
+            "random",
+            "--engine",
+            &engine,
+            "name=slow",
+            "tc=0.35+0",
+            "--games",
+            "6",
+            "--max-plies",
+            "45",
+            "--pgnout",
+            pgn.path(),
+        ],
+    );
+    for r in &records {
+        assert_eq!(r.end, GameEnd::MaxPlies, "game {}", r.id);
+        let slow = seats_of(r, "slow");
+        let played = movers(r);
+        let frozen: Vec<usize> = played
+            .iter()
+            .filter(|(_, w)| w == ClockEvent::Freeze.token())
+            .map(|&(seat, _)| seat)
+            .collect();
+        assert_eq!(frozen.len(), slow.len(), "game {}: {played:?}", r.id);
+        for (i, &(seat, ref word)) in played.iter().enumerate() {
+            let after_freeze = played[..i]
+                .iter()
+                .any(|(s, w)| *s == seat && w == ClockEvent::Freeze.token());
+            assert!(
+                !after_freeze,
+                "game {}: seat {seat} moved frozen: {word}",
+                r.id
+            );
+        }
+    }
+    let text = std::fs::read_to_string(&pgn.0).expect("the PGN file");
+    let games = read_games(&text).expect("PGN");
+    assert_eq!(games.len(), 6);
+    for (game, r) in games.iter().zip(&records) {
+        let wire = game.replay().expect("the PGN replays");
+        assert!(wire.ends_with(&r.moves), "game {}", r.id);
+    }
 }
 
 #[test]

@@ -143,16 +143,7 @@ fn played_games_read_back() {
             );
             let read = PgnGame::parse(&pgn).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
             assert_eq!(read, game);
-            let moves = read.replay().unwrap_or_else(|e| panic!("{e}\n{pgn}"));
-            let mut pos = Position::start(variant);
-            let wire: Vec<String> = moves
-                .iter()
-                .map(|&m| {
-                    let text = pos.move_text(m);
-                    pos.make(m);
-                    text
-                })
-                .collect();
+            let wire = read.replay().unwrap_or_else(|e| panic!("{e}\n{pgn}"));
             let recorded: Vec<String> = record
                 .opening
                 .iter()

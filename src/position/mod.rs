@@ -2,12 +2,14 @@
 //! the rules carry between moves (castling rights, en-passant entries,
 //! counters, players out or frozen, who controls which army).
 
+mod clock_events;
 pub mod fen;
 mod make;
 #[cfg(test)]
 pub(crate) mod walk;
 pub mod zobrist;
 
+pub use clock_events::ClockEventError;
 pub use make::{NullUndo, Undo};
 
 use crate::bitboard::Bitboard;

@@ -11,7 +11,7 @@
 //! | `proto` | `uci` (default): standard UCI in classical chess (`position startpos`/standard FEN, no `UCI_Variant`), the protocol's own format in the other games; `triskel`: the protocol's own format and `UCI_Variant` in every game |
 //! | `tc` | the engine's time control in cutechess's form `[moves/]time[+increment]`, seconds (`40/60+0.5`, `10+0.1`, `1:30+1`): `time` for every `moves` moves (or the game), plus `increment` per move |
 //! | `timemargin` | milliseconds by which a move may overrun the clock before it loses on time |
-//! | `st` | seconds per move (`go movetime`), without a clock |
+//! | `st` | seconds per move (`go movetime`), without a clock; in Star also beside `tc=` (the rule book's time per move and per game) |
 //! | `depth` | `go depth N`, without a clock |
 //! | `nodes` | `go nodes N`, without a clock |
 //!
@@ -45,7 +45,10 @@ pub const ENGINE_SPEC_KEYS: [(&str, &str); 11] = [
         "timemargin",
         "ms a move may overrun the clock without losing",
     ),
-    ("st", "seconds per move (go movetime), without a clock"),
+    (
+        "st",
+        "seconds per move (go movetime), without a clock; in star also with tc= (its two clocks)",
+    ),
     ("depth", "go depth N, without a clock"),
     ("nodes", "go nodes N, without a clock"),
 ];

@@ -55,6 +55,8 @@ pub struct ExternalEngine {
     /// The `position` command of the game's start, to which every move's
     /// command adds the moves.
     start_command: String,
+    /// Whether positions go in standard UCI (classical chess).
+    standard: bool,
     /// A fixed search per move, if any.
     limit: FixedLimit,
     /// The program, for warnings.
@@ -107,6 +109,7 @@ impl ExternalEngine {
             input,
             lines,
             start_command: start_command(start, standard),
+            standard,
             limit: config.limit,
             command: path.clone(),
         };
@@ -158,7 +161,16 @@ impl ExternalEngine {
         }
         self.send(&position).map_err(Failure::Disconnected)?;
         self.synchronize()?;
+        let clocked = clocks.time[pos.to_move().index()].is_some();
         let (go, allowed) = match self.limit {
+            // Star's two clocks: the game's, and the time per move on top.
+            FixedLimit {
+                movetime: Some(time),
+                ..
+            } if clocked => (
+                format!("{} movetime {}", go_command(pos, clocks), time.as_millis()),
+                time,
+            ),
             FixedLimit {
                 movetime: Some(time),
                 ..
@@ -201,6 +213,12 @@ impl ExternalEngine {
             mv,
             search: info.evaluation(),
         })
+    }
+
+    /// Sends positions from `pos` on, with the moves played after it: a
+    /// clock event (Star) changed the position without a move.
+    pub fn rebase(&mut self, pos: &Position) {
+        self.start_command = start_command(pos, self.standard);
     }
 
     /// `isready` … `readyok` before a `go`, dropping what the engine wrote

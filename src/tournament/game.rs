@@ -4,7 +4,10 @@
 //! the real time each move took, subtracts it, and adds the increment after
 //! the move (Fischer). A player whose move took longer than its remaining
 //! time loses on time; so does a player that returns an illegal move (or,
-//! an engine process, none at all). A
+//! an engine process, none at all). In Star the clocks are the rule book's
+//! ([`ClockRule::ForfeitAndFreeze`]): a move over the player's time per
+//! move is forfeited, and a player whose time for the game is used up is
+//! frozen; the game goes on ([`ClockEvent`]). A
 //! game ends by the rules ([`Position::outcome`]), by adjudication from the
 //! players' scores ([`super::adjudication`]) or, after the match's maximum
 //! number of plies, by adjudication as a draw.
@@ -13,9 +16,11 @@ use super::adjudication::{Adjudication, Adjudicator, Ply, Verdict};
 use super::evaluation::MoveEvaluation;
 use super::external::Failure;
 use super::player::{ClockView, Mover, PlayerConfig, PlayerKind};
-use crate::position::Position;
+use crate::moves::Move;
+use crate::position::{ClockEventError, Position};
 use crate::rules::{EndReason, Outcome};
 use crate::types::{MAX_PLAYERS, Player};
+use crate::variants::ClockRule;
 use std::time::{Duration, Instant};
 
 /// A player's time control: time for a number of moves (or the game),
@@ -50,6 +55,62 @@ impl TimeControl {
     pub fn moves_to_go(&self, played: u32) -> Option<u32> {
         self.moves.map(|moves| moves - played % moves)
     }
+}
+
+/// A change of the position without a move, by Star's clocks
+/// ([`ClockRule::ForfeitAndFreeze`]); records write it among the moves as
+/// its [`ClockEvent::token`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockEvent {
+    /// The player on turn overran its time per move: its move is
+    /// forfeited and the next player is on turn.
+    Forfeit,
+    /// The player on turn used up its time for the game: it is frozen.
+    Freeze,
+}
+
+impl ClockEvent {
+    /// Both events.
+    pub const ALL: [ClockEvent; 2] = [ClockEvent::Forfeit, ClockEvent::Freeze];
+
+    /// The word a record writes in the event's place among the moves
+    /// (never a move in any game's notation).
+    pub const fn token(self) -> &'static str {
+        match self {
+            ClockEvent::Forfeit => "forfeit",
+            ClockEvent::Freeze => "freeze",
+        }
+    }
+
+    /// The event a record's word names, if it names one.
+    pub fn from_token(text: &str) -> Option<ClockEvent> {
+        ClockEvent::ALL.into_iter().find(|e| e.token() == text)
+    }
+
+    /// Applies the event to `pos`.
+    pub fn apply(self, pos: &mut Position) -> Result<(), ClockEventError> {
+        match self {
+            ClockEvent::Forfeit => pos.forfeit_move(),
+            ClockEvent::Freeze => pos.freeze_player_to_move(),
+        }
+    }
+}
+
+/// Plays a record's word on `pos`: a clock event's token, else a move read
+/// by `read` (the wire notation or SAN). Returns the move, `None` for a
+/// clock event.
+pub fn play_word(
+    pos: &mut Position,
+    text: &str,
+    mut read: impl FnMut(&Position, &str) -> Result<Move, String>,
+) -> Result<Option<Move>, String> {
+    if let Some(event) = ClockEvent::from_token(text) {
+        event.apply(pos).map_err(|why| format!("{text}: {why}"))?;
+        return Ok(None);
+    }
+    let m = read(pos, text)?;
+    pos.make(m);
+    Ok(Some(m))
 }
 
 /// Why a game of a match ended.
@@ -140,7 +201,12 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
         .iter()
         .map(|c| c.time_control().unwrap_or(setup.time_control))
         .collect();
+    let per_move: Vec<Option<Duration>> = setup.seats.iter().map(|c| c.time_per_move()).collect();
+    let clock_rule = setup.start.game().clock_rule;
     let mut pos = setup.start.clone();
+    // The moves since the start or the last clock event: what engine
+    // processes are sent after that position.
+    let mut since_event: Vec<String> = Vec::new();
     let mut remaining: Vec<Duration> = controls.iter().map(|c| c.time).collect();
     let mut moves_made = vec![0u32; players];
     let mut time_used = vec![Duration::ZERO; players];
@@ -170,7 +236,7 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
             clocks.increment[p] = controls[p].increment;
         }
         let started = Instant::now();
-        let answer = movers[seat].choose(&pos, &moves, &clocks);
+        let answer = movers[seat].choose(&pos, &since_event, &clocks);
         let took = started.elapsed();
         time_used[seat] += took;
         if super::interrupted() {
@@ -186,7 +252,36 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
             illegal = Some(format!("{name} {} ({why}) in {}", end_word(end), pos.fen()));
             break (end, forfeit_points(&pos, me));
         }
-        if clocked[seat] && took > remaining[seat] + controls[seat].margin {
+        let margin = controls[seat].margin;
+        let out_of_time = clocked[seat] && took > remaining[seat] + margin;
+        if clock_rule == ClockRule::ForfeitAndFreeze {
+            let over_move_time = per_move[seat].is_some_and(|t| took > t + margin);
+            let event = if out_of_time {
+                Some(ClockEvent::Freeze)
+            } else if over_move_time && !only_passes(&pos) {
+                Some(ClockEvent::Forfeit)
+            } else {
+                None
+            };
+            if let Some(event) = event {
+                if clocked[seat] {
+                    remaining[seat] = remaining[seat].saturating_sub(took);
+                }
+                event
+                    .apply(&mut pos)
+                    .expect("a game in play takes its clock events");
+                moves.push(event.token().to_string());
+                evaluations.push(MoveEvaluation {
+                    time: took,
+                    search: None,
+                });
+                since_event.clear();
+                for mover in &mut movers {
+                    mover.rebase(&pos);
+                }
+                continue;
+            }
+        } else if out_of_time {
             break (GameEnd::Timeout(me), forfeit_points(&pos, me));
         }
         let played = answer
@@ -221,6 +316,7 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
                 remaining[seat].saturating_sub(took) + control.increment + period_time;
         }
         moves.push(pos.move_text(choice.mv));
+        since_event.push(pos.move_text(choice.mv));
         pos.make(choice.mv);
         evaluations.push(MoveEvaluation {
             time: took,
@@ -251,6 +347,12 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
         time_used,
         illegal,
     })
+}
+
+/// Whether the player to move can only pass: a forfeited move would be
+/// the pass itself, so the pass is played (and counts as one).
+fn only_passes(pos: &Position) -> bool {
+    pos.legal_moves().iter().all(|m| m.is_pass())
 }
 
 /// How a lost contact is named in reports.

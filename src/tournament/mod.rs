@@ -43,7 +43,7 @@ pub mod sink;
 pub mod sprt;
 pub mod table;
 
-use crate::variants::Variant;
+use crate::variants::{ClockRule, Variant};
 use adjudication::Adjudication;
 use evaluation::MoveEvaluation;
 use game::{GameEnd, GameResult, GameSetup, TimeControl, play_game};
@@ -199,6 +199,14 @@ impl MatchSettings {
         for (i, a) in self.players.iter().enumerate() {
             if self.players[..i].iter().any(|b| b.name == a.name) {
                 return Err(format!("--players: the name {} is given twice", a.name));
+            }
+            if a.has_move_and_game_clock()
+                && self.variant.game().clock_rule != ClockRule::ForfeitAndFreeze
+            {
+                return Err(format!(
+                    "--engine {}: st= with tc= (a time per move and one per game) only in a game with such clocks (star); in {} give one of them",
+                    a.name, self.variant
+                ));
             }
         }
         if self.opening_plies > MAX_OPENING_PLIES {

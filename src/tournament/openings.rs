@@ -380,15 +380,7 @@ fn pgn_entries(text: &str, variant: Variant) -> Result<Vec<(String, BookEntry)>,
                 game.variant
             ));
         }
-        let mut pos = game
-            .start_position()
-            .map_err(|why| format!("{place}: {why}"))?;
-        let played = game.replay().map_err(|why| format!("{place}: {why}"))?;
-        let mut moves = Vec::with_capacity(played.len());
-        for m in played {
-            moves.push(pos.move_text(m));
-            pos.make(m);
-        }
+        let moves = game.replay().map_err(|why| format!("{place}: {why}"))?;
         entries.push((
             place,
             BookEntry {

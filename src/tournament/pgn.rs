@@ -60,9 +60,8 @@
 //!   draw `"1/2-1/2-1/2"`. Chess's results are this format for two
 //!   players (`1-0`, `0-1`, `1/2-1/2`); `*` is a game not finished.
 
-use super::game::{GameEnd, TimeControl};
+use super::game::{GameEnd, TimeControl, play_word};
 use super::record::Record;
-use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{EndReason, format_points};
 use crate::search::{DECIDED_SCORE, WIN_SCORE};
@@ -515,17 +514,22 @@ impl PgnGame {
         }
     }
 
-    /// The moves read in their positions from the start, or the first
+    /// The moves read in their positions from the start, in the wire
+    /// notation (and Star's clock events as their tokens), or the first
     /// that is not legal there.
-    pub fn replay(&self) -> Result<Vec<Move>, String> {
+    pub fn replay(&self) -> Result<Vec<String>, String> {
         let mut pos = self.start_position()?;
         let mut played = Vec::with_capacity(self.moves.len());
         for (ply, mv) in self.moves.iter().enumerate() {
-            let m = pos
-                .parse_san(&mv.text)
-                .map_err(|why| format!("ply {}: {why}", ply + 1))?;
-            pos.make(m);
-            played.push(m);
+            let m = play_word(&mut pos, &mv.text, |pos, text| {
+                let m = pos.parse_san(text)?;
+                played.push(pos.move_text(m));
+                Ok(m)
+            })
+            .map_err(|why| format!("ply {}: {why}", ply + 1))?;
+            if m.is_none() {
+                played.push(mv.text.clone());
+            }
         }
         Ok(played)
     }
@@ -600,14 +604,17 @@ impl PgnGame {
         comment: Option<&str>,
         id: usize,
     ) -> Result<(), String> {
-        let m = pos
-            .parse_move(wire)
-            .map_err(|why| format!("game {id} ply {}: {why}", self.moves.len() + 1))?;
+        let mut san = None;
+        play_word(pos, wire, |pos, wire| {
+            let m = pos.parse_move(wire)?;
+            san = Some(pos.san(m));
+            Ok(m)
+        })
+        .map_err(|why| format!("game {id} ply {}: {why}", self.moves.len() + 1))?;
         self.moves.push(PgnMove {
-            text: pos.san(m),
+            text: san.unwrap_or_else(|| wire.to_string()),
             comment: comment.map(str::to_string),
         });
-        pos.make(m);
         Ok(())
     }
 
@@ -673,8 +680,7 @@ impl PgnGame {
                 begins_round,
             });
             pos = pos.and_then(|mut p| {
-                let m = p.parse_san(&mv.text).ok()?;
-                p.make(m);
+                play_word(&mut p, &mv.text, Position::parse_san).ok()?;
                 Some(p)
             });
             if pos.is_none() {

@@ -171,12 +171,44 @@ impl PlayerConfig {
     }
 
     /// Whether the player's clock runs and can run out (baselines, and
-    /// engines without a fixed depth, node count or time per move).
+    /// engines without a fixed depth, node count or time per move; in Star
+    /// also an `--engine` with `st=` and its own `tc=`: a time per move and
+    /// one for the game).
     pub fn is_clocked(&self) -> bool {
         match &self.kind {
             PlayerKind::Engine(engine) => engine.is_clocked(),
-            PlayerKind::External(external) => external.limit.is_none(),
+            PlayerKind::External(external) => {
+                external.limit.is_none() || self.has_move_and_game_clock()
+            }
             PlayerKind::Random | PlayerKind::Greedy => true,
+        }
+    }
+
+    /// The player's fixed time per move (`st=`, `movetime=`), if it has one.
+    pub fn time_per_move(&self) -> Option<Duration> {
+        match &self.kind {
+            PlayerKind::Engine(engine) => engine.limit.movetime,
+            PlayerKind::External(external) => external.limit.movetime,
+            PlayerKind::Random | PlayerKind::Greedy => None,
+        }
+    }
+
+    /// Whether the player has both a time per move and its own clock for
+    /// the game (`st=` with `tc=`): the clocks of Star.
+    pub fn has_move_and_game_clock(&self) -> bool {
+        match &self.kind {
+            PlayerKind::External(external) => {
+                let FixedLimit {
+                    movetime,
+                    depth,
+                    nodes,
+                } = external.limit;
+                movetime.is_some()
+                    && depth.is_none()
+                    && nodes.is_none()
+                    && external.time_control.is_some()
+            }
+            _ => false,
         }
     }
 }
@@ -308,8 +340,17 @@ impl Mover {
         })
     }
 
-    /// The move to play in `pos`, reached from the game's start by `moves`
-    /// (`Move::NONE` if there is none), with the player's evaluation if it
+    /// Takes `pos` as the game's new start for the positions an engine
+    /// process is sent: a clock event changed it without a move (the
+    /// engine searching here has the position itself).
+    pub fn rebase(&mut self, pos: &Position) {
+        if let Mover::External(engine) = self {
+            engine.rebase(pos);
+        }
+    }
+
+    /// The move to play in `pos`, reached by `moves` from the game's start
+    /// or its last clock event (`Move::NONE` if there is none), with the player's evaluation if it
     /// searched; or why an engine process gave none.
     pub fn choose(
         &mut self,

@@ -10,7 +10,7 @@
 //! | `from` | the position the opening's plies start from (position format); empty for the game's start position (a field added later: lines without it read as empty) |
 //! | `opening` | the opening's plies (random ones, or a book's), on the wire |
 //! | `fen` | the position after the opening (position format) |
-//! | `moves` | the game's moves after the opening, on the wire |
+//! | `moves` | the game's moves after the opening, on the wire (in Star also the clock events `forfeit` and `freeze` in the turn they took) |
 //! | `end` | a rule's end reason (`checkmate`, `stalemate`, `repetition`, `moverule`, `material`, `kingexposed`, `rabecaptured`, `lastplayer`, `points`), `timeout:<letter>`, `illegal:<letter>`, `disconnect:<letter>` (an engine process exited), `stalls:<letter>` (it gave no move even after `stop`), `maxplies`, `resign:<letter>` (adjudicated lost from the scores) or `draw` (adjudicated a draw from the scores) |
 //! | `points` | points per seat in turn order |
 //! | `plies` | the number of moves after the opening |

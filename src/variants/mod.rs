@@ -267,6 +267,18 @@ impl Castling {
     }
 }
 
+/// What running out of time does to a player in a match: the clocks are the
+/// interface's, not the board's, but a game's rules may say what they mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockRule {
+    /// The player loses the game (every game but Star).
+    LosesOnTime,
+    /// Star's clocks: a move over the time per move is forfeited and the
+    /// next player is on turn; a player whose time for the game is used up
+    /// is frozen (skipped from then on, its pieces stay on the board).
+    ForfeitAndFreeze,
+}
+
 /// Which material left on the board ends the game as a draw at once: a
 /// position from which no sequence of legal moves can mate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -327,6 +339,8 @@ pub struct Game {
     pub draws_are_claimed: bool,
     /// The material that ends the game as a draw.
     pub dead_material: DeadMaterial,
+    /// What running out of time means.
+    pub clock_rule: ClockRule,
 }
 
 impl Game {
@@ -401,6 +415,7 @@ impl Game {
             pawn_move_resets_clock: true,
             draws_are_claimed: false,
             dead_material: DeadMaterial::BareKings,
+            clock_rule: ClockRule::LosesOnTime,
         }
     }
 

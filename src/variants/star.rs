@@ -5,7 +5,7 @@
 //! their pieces are inert obstacles.
 
 use super::sections::{CastlingSafety, castlings, pawn_tables, rows, start_position};
-use super::{DeadMaterial, EnPassantRule, Game, Variant};
+use super::{ClockRule, DeadMaterial, EnPassantRule, Game, Variant};
 use crate::bitboard::Bitboard;
 use crate::geometry::sections::{ColumnRule, SectionBoard};
 use crate::geometry::{Geometry, SliderClass};
@@ -47,6 +47,7 @@ pub fn build() -> Game {
     );
     // Bare kings end nothing: the points decide when nobody can move.
     game.dead_material = DeadMaterial::Never;
+    game.clock_rule = ClockRule::ForfeitAndFreeze;
     game
 }
 
