@@ -590,6 +590,13 @@ fn a_process_that_stops_answering_forfeits_and_the_match_goes_on() {
         "{}",
         stderr(&out)
     );
+    // The report names the position in standard FEN, as chess tools read it.
+    let report = stderr(&out);
+    let fen = report
+        .lines()
+        .find_map(|l| l.split(") in ").nth(1))
+        .unwrap_or_else(|| panic!("{report}"));
+    assert!(is_standard_fen(fen), "{report}");
     assert_eq!(crashes_and_stalls(&stdout(&out)), [0, 2]);
 }
 

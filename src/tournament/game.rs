@@ -249,7 +249,7 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
         };
         if let Some((end, why)) = lost_contact {
             let name = &setup.seats[seat].name;
-            illegal = Some(format!("{name} {} ({why}) in {}", end_word(end), pos.fen()));
+            illegal = Some(format!("{name} {} ({why}) in {}", end_word(end), pos.standard_fen()));
             break (end, forfeit_points(&pos, me));
         }
         let margin = controls[seat].margin;
@@ -297,7 +297,7 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
             Ok(choice) => choice,
             Err(what) => {
                 let name = &setup.seats[seat].name;
-                illegal = Some(format!("{name} {what} in {}", pos.fen()));
+                illegal = Some(format!("{name} {what} in {}", pos.standard_fen()));
                 break (GameEnd::Illegal(me), forfeit_points(&pos, me));
             }
         };

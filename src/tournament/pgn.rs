@@ -549,11 +549,7 @@ impl PgnGame {
                 let from = Position::from_fen(variant, fen).map_err(|why| {
                     format!("game {}: the opening's position {fen}: {why:?}", record.id)
                 })?;
-                game.start_fen = Some(if variant == Variant::Chess {
-                    from.standard_fen()
-                } else {
-                    from.fen()
-                });
+                game.start_fen = Some(from.standard_fen());
                 from
             }
         };
