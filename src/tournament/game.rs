@@ -249,7 +249,11 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
         };
         if let Some((end, why)) = lost_contact {
             let name = &setup.seats[seat].name;
-            illegal = Some(format!("{name} {} ({why}) in {}", end_word(end), pos.standard_fen()));
+            illegal = Some(format!(
+                "{name} {} ({why}) in {}",
+                end_word(end),
+                pos.standard_fen()
+            ));
             break (end, forfeit_points(&pos, me));
         }
         let margin = controls[seat].margin;

@@ -699,7 +699,7 @@ fn elo_text(elo: &Interval) -> String {
 /// One line of an SPRT's state:
 /// `Elo 12.3 ± 8.1 (95%), nElo 20.1 ± 13.2, LOS 99.8%, LLR 1.23 (-2.94, 2.94) [0.00, 5.00]`:
 /// Elo and nElo with half their 95% intervals' widths (Elo as
-/// [`elo_text`] writes it), LOS, the LLR with its bounds (lower, upper)
+/// `elo_text` writes it), LOS, the LLR with its bounds (lower, upper)
 /// and the hypotheses [elo0, elo1] in the test's Elo model.
 pub fn summary_line(estimate: &Estimate, config: &SprtConfig, llr: f64) -> String {
     let (lower, upper) = config.bounds();
