@@ -161,10 +161,14 @@ const ERF_SERIES_LIMIT: f64 = 3.0;
 const ERFC_FRACTION_TERMS: usize = 80;
 
 /// Percent per unit of probability.
-const PERCENT: f64 = 100.0;
+pub const PERCENT: f64 = 100.0;
 
 /// Pseudo-rounds of the prior variance of the three-player test.
 const PRIOR_ROUNDS: f64 = 1.0;
+
+/// Difference of points below which [`GameOutcome::compare`] calls two
+/// scores equal (sums and shares of halves and thirds round apart).
+pub const POINTS_TOLERANCE: f64 = 1e-9;
 
 /// The result of one game for the tested configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,6 +194,27 @@ impl GameOutcome {
         } else {
             None
         }
+    }
+
+    /// The outcome for a side that scored `mine` against one that scored
+    /// `theirs`: more is a win, as much (within [`POINTS_TOLERANCE`]) a
+    /// draw, less a loss.
+    pub fn compare(mine: f64, theirs: f64) -> GameOutcome {
+        if (mine - theirs).abs() <= POINTS_TOLERANCE {
+            GameOutcome::Draw
+        } else if mine > theirs {
+            GameOutcome::Win
+        } else {
+            GameOutcome::Loss
+        }
+    }
+
+    /// The outcome for a side that held `mine.1` seats of a game and
+    /// scored `mine.0` points in them, against one of `theirs`: their
+    /// points per seat held compared (a side of no seat counts 0).
+    pub fn compare_per_seat(mine: (f64, usize), theirs: (f64, usize)) -> GameOutcome {
+        let per_seat = |(points, seats): (f64, usize)| points / seats.max(1) as f64;
+        GameOutcome::compare(per_seat(mine), per_seat(theirs))
     }
 
     /// Half points scored: 0, 1 or 2.
@@ -678,7 +703,7 @@ impl Estimate {
 /// or, when an end of the interval is clamped at ±[`MAX_ELO`] (all wins or
 /// all losses), the distances to each end with the clamped one infinite:
 /// `492.2 -169.5/+inf`.
-fn elo_text(elo: &Interval) -> String {
+pub fn elo_text(elo: &Interval) -> String {
     let below = if elo.lower <= -MAX_ELO {
         "inf".to_string()
     } else {
@@ -792,12 +817,13 @@ impl ThreePlayerConfig {
     }
 }
 
-/// The sequential test of one configuration of a three-player match on
-/// its points per round above its fair share (module doc).
+/// Full seating rounds of a three-player match counted by one
+/// configuration's points above its fair share (module doc): the samples
+/// of the three-player test and of the estimate of the excess per game.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ThreePlayerSprt {
-    /// The hypotheses and error rates.
-    config: ThreePlayerConfig,
+pub struct RoundExcess {
+    /// Points a game gives in all (the scale of the prior variance).
+    game_points: f64,
     /// Rounds added.
     rounds: u64,
     /// Mean excess per round.
@@ -806,11 +832,11 @@ pub struct ThreePlayerSprt {
     squared_deviations: f64,
 }
 
-impl ThreePlayerSprt {
-    /// A test with no round yet.
-    pub fn new(config: ThreePlayerConfig) -> ThreePlayerSprt {
-        ThreePlayerSprt {
-            config,
+impl RoundExcess {
+    /// No round yet, of games that give `game_points` in all.
+    pub fn new(game_points: f64) -> RoundExcess {
+        RoundExcess {
+            game_points,
             rounds: 0,
             mean: 0.0,
             squared_deviations: 0.0,
@@ -834,18 +860,83 @@ impl ThreePlayerSprt {
 
     /// The regularized variance of the excess per round (module doc).
     pub fn variance(&self) -> f64 {
-        let half_points = self.config.game_points / 2.0;
+        let half_points = self.game_points / 2.0;
         let prior = THREE_PLAYER_ROUND as f64 * half_points * half_points;
         let freedom = self.rounds.saturating_sub(1) as f64;
         (self.squared_deviations + PRIOR_ROUNDS * prior) / (freedom + PRIOR_ROUNDS)
+    }
+
+    /// The standard error of the mean excess per game (that of one round
+    /// before the first round).
+    fn standard_error(&self) -> f64 {
+        (self.variance() / self.rounds.max(1) as f64).sqrt() / THREE_PLAYER_ROUND as f64
+    }
+
+    /// The points per game above the fair share, with its 95% interval
+    /// (the standard error of one round's before the first round).
+    pub fn excess_per_game(&self) -> Interval {
+        let error = self.standard_error();
+        let value = self.mean / THREE_PLAYER_ROUND as f64;
+        Interval {
+            value,
+            lower: value - Z_95 * error,
+            upper: value + Z_95 * error,
+        }
+    }
+
+    /// Likelihood of superiority: the normal probability that the excess
+    /// is above 0 (½ before the first round).
+    pub fn los(&self) -> f64 {
+        normal_cdf(self.mean / THREE_PLAYER_ROUND as f64 / self.standard_error())
+    }
+}
+
+/// The sequential test of one configuration of a three-player match on
+/// its points per round above its fair share (module doc).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ThreePlayerSprt {
+    /// The hypotheses and error rates.
+    config: ThreePlayerConfig,
+    /// The rounds so far.
+    excess: RoundExcess,
+}
+
+impl ThreePlayerSprt {
+    /// A test with no round yet.
+    pub fn new(config: ThreePlayerConfig) -> ThreePlayerSprt {
+        ThreePlayerSprt {
+            config,
+            excess: RoundExcess::new(config.game_points),
+        }
+    }
+
+    /// Adds a full seating round in which the configuration scored
+    /// `points` and would have scored `fair_share` at equal strength.
+    pub fn add_round(&mut self, points: f64, fair_share: f64) {
+        self.excess.add_round(points, fair_share);
+    }
+
+    /// The rounds so far.
+    pub fn excess(&self) -> &RoundExcess {
+        &self.excess
+    }
+
+    /// Rounds added.
+    pub fn rounds(&self) -> u64 {
+        self.excess.rounds()
+    }
+
+    /// The regularized variance of the excess per round (module doc).
+    pub fn variance(&self) -> f64 {
+        self.excess.variance()
     }
 
     /// The LLR of H1 against H0.
     pub fn llr(&self) -> f64 {
         let games = THREE_PLAYER_ROUND as f64;
         let (mu0, mu1) = (games * self.config.delta0, games * self.config.delta1);
-        let rounds = self.rounds as f64;
-        (mu1 - mu0) / self.variance() * (rounds * self.mean - rounds * (mu0 + mu1) / 2.0)
+        let rounds = self.excess.rounds as f64;
+        (mu1 - mu0) / self.variance() * (rounds * self.excess.mean - rounds * (mu0 + mu1) / 2.0)
     }
 
     /// The decision after the rounds so far.
@@ -854,16 +945,9 @@ impl ThreePlayerSprt {
     }
 
     /// The points per game above the fair share, with its 95% interval
-    /// (the standard error of one round's before the first round).
+    /// ([`RoundExcess::excess_per_game`]).
     pub fn excess_per_game(&self) -> Interval {
-        let games = THREE_PLAYER_ROUND as f64;
-        let error = (self.variance() / self.rounds.max(1) as f64).sqrt() / games;
-        let value = self.mean / games;
-        Interval {
-            value,
-            lower: value - Z_95 * error,
-            upper: value + Z_95 * error,
-        }
+        self.excess.excess_per_game()
     }
 
     /// One line of the test's state:
@@ -876,7 +960,7 @@ impl ThreePlayerSprt {
             "Excess {:+.3} ± {:.3} points/game (95%), {} rounds, LLR {:.2} ({:.2}, {:.2}) [{:.3}, {:.3}]",
             excess.value,
             excess.margin(),
-            self.rounds,
+            self.rounds(),
             self.llr(),
             lower,
             upper,
@@ -1288,6 +1372,57 @@ mod tests {
         same.add_round(3.0, 3.0);
         same.add_round(3.0, 3.0);
         assert!(same.variance() > 0.0 && same.llr().is_finite() && same.llr() < 0.0);
+    }
+
+    #[test]
+    fn outcomes_compare_points_within_a_tolerance() {
+        assert_eq!(GameOutcome::compare(1.0, 0.0), GameOutcome::Win);
+        assert_eq!(GameOutcome::compare(0.0, 1.0), GameOutcome::Loss);
+        assert_eq!(GameOutcome::compare(0.5, 0.5), GameOutcome::Draw);
+        let third = 1.0 / 3.0;
+        assert_ne!(0.1 + third - 0.1, third);
+        assert_eq!(
+            GameOutcome::compare(0.1 + third - 0.1, third),
+            GameOutcome::Draw
+        );
+        assert_eq!(GameOutcome::compare(1.5, 1.0), GameOutcome::Win);
+        // A,A,B drawn 1 point a seat; A's 3 and 0 against B's 1.
+        assert_eq!(
+            GameOutcome::compare_per_seat((2.0, 2), (1.0, 1)),
+            GameOutcome::Draw
+        );
+        assert_eq!(
+            GameOutcome::compare_per_seat((3.0, 2), (1.0, 1)),
+            GameOutcome::Win
+        );
+    }
+
+    #[test]
+    fn the_round_excess_gives_an_interval_and_a_los_from_the_first_round() {
+        // Python, as in three_player_llr_matches_python: mean excess per
+        // game 0.052083, standard error 0.099758 / 1.96: LOS Φ(1.0233).
+        let mut excess = RoundExcess::new(1.0);
+        assert_eq!(excess.los(), 0.5);
+        assert!(excess.excess_per_game().margin() > 0.0);
+        for points in [3.5, 2.5, 4.0, 3.0, 3.5, 2.0, 4.5, 3.5] {
+            excess.add_round(points, 3.0);
+        }
+        assert_eq!(excess, *three_player_rounds().excess());
+        assert_near(excess.los(), 0.8469, "los");
+        let mut same = RoundExcess::new(1.0);
+        same.add_round(3.0, 3.0);
+        same.add_round(3.0, 3.0);
+        assert!(same.excess_per_game().margin() > 0.0);
+        assert_eq!(same.los(), 0.5);
+    }
+
+    /// The rounds of three_player_llr_matches_python.
+    fn three_player_rounds() -> ThreePlayerSprt {
+        let mut test = three_player_test();
+        for points in [3.5, 2.5, 4.0, 3.0, 3.5, 2.0, 4.5, 3.5] {
+            test.add_round(points, 3.0);
+        }
+        test
     }
 
     #[test]
