@@ -640,6 +640,11 @@ impl MatchArgs {
         let table = run_match(&settings, &on_game)?;
         out.line("");
         out.block(table.lines());
+        let pairwise = table.pairwise_lines();
+        if !pairwise.is_empty() {
+            out.line("");
+            out.block(pairwise);
+        }
         if interrupted() {
             eprintln!(
                 "interrupted: {} of {} games finished",
