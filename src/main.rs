@@ -24,6 +24,7 @@ use triskel::tournament::adjudication::{
 use triskel::tournament::balanced::{BookRecipe, make_book};
 use triskel::tournament::engine_spec::{ENGINE_SPEC_KEYS, ExternalConfig};
 use triskel::tournament::game::{GameEnd, TimeControl};
+use triskel::tournament::live::DEFAULT_RATING_INTERVAL;
 use triskel::tournament::openings::{Book, BookSpec};
 use triskel::tournament::pgn::{MatchTags, PgnGame, today};
 use triskel::tournament::player::{ENGINE_KEYS, PlayerConfig, PlayerKind};
@@ -32,8 +33,8 @@ use triskel::tournament::sequential::MatchSprt;
 use triskel::tournament::sink::InOrderFile;
 use triskel::tournament::sprt::Decision;
 use triskel::tournament::{
-    DEFAULT_MAX_PLIES, DEFAULT_OPENING_PLIES_PER_PLAYER, Finished, MATCH_NOTE, MAX_OPENING_PLIES,
-    MatchSettings, run_match, unique_names,
+    DEFAULT_MAX_PLIES, DEFAULT_OPENING_PLIES_PER_PLAYER, Finished, MATCH_NOTE, MAX_GAMES,
+    MAX_OPENING_PLIES, MatchSettings, run_match, unique_names,
 };
 use triskel::tournament::{interrupt, interrupted};
 use triskel::variants::Variant;
@@ -216,6 +217,12 @@ struct MatchArgs {
     /// (defaults 0 5 0.05 0.05 normalized).
     #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
+    /// Print the live standings every N finished games, in game order:
+    /// points, points per game, Elo or points against the fair share with
+    /// 95% intervals, LOS, and the SPRT's line (0: never).
+    #[arg(long = "ratinginterval", value_name = "N", default_value_t = DEFAULT_RATING_INTERVAL,
+          value_parser = number::argument(0..=MAX_GAMES))]
+    rating_interval: usize,
     /// KEY=VALUE words for every --engine (an engine's own keys win).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     each: Vec<String>,
@@ -475,6 +482,7 @@ impl MatchArgs {
             sprt: None,
             recover: !self.no_recover,
             resumed: Vec::new(),
+            rating_interval: self.rating_interval,
         };
         if let Some(words) = &self.openings {
             let spec = BookSpec::parse(words).map_err(|why| format!("--openings: {why}"))?;
@@ -592,10 +600,14 @@ impl MatchArgs {
             let r = finished.record;
             out.line(&progress_line(r, finished.done, finished.total));
             if let Some((line, decision)) = finished.sprt {
-                out.line(line);
+                // With live standings the SPRT's line comes in their blocks.
+                if settings.rating_interval == 0 {
+                    out.line(line);
+                }
                 *last_test.lock().unwrap_or_else(|e| e.into_inner()) =
                     Some((line.to_string(), decision));
             }
+            out.block(finished.live);
             if let Some(illegal) = finished.illegal {
                 eprintln!("warning: game {}: forfeit: {illegal}", r.id);
             }

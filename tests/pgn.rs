@@ -99,6 +99,7 @@ fn sample_records(variant: Variant) -> Vec<Record> {
         sprt: None,
         recover: true,
         resumed: Vec::new(),
+        rating_interval: 0,
     };
     let records = Mutex::new(Vec::new());
     run_match(&settings, &|f: &Finished| {

@@ -25,7 +25,9 @@
 //!
 //! Each game writes one [`record::Record`] line; the [`table::PointsTable`]
 //! sums points per configuration (a configuration seated twice in a game
-//! collects both seats' points).
+//! collects both seats' points) and counts every two configurations'
+//! results against each other; [`live`] gives the standings every few
+//! games while the match runs.
 
 pub mod adjudication;
 pub mod balanced;
@@ -33,6 +35,7 @@ pub mod engine_spec;
 pub mod evaluation;
 pub mod external;
 pub mod game;
+pub mod live;
 pub mod openings;
 pub mod pgn;
 pub mod player;
@@ -47,6 +50,7 @@ use crate::variants::{ClockRule, Variant};
 use adjudication::Adjudication;
 use evaluation::MoveEvaluation;
 use game::{GameEnd, GameResult, GameSetup, TimeControl, play_game};
+use live::LiveRating;
 use openings::Book;
 use player::{PlayerConfig, mix_seed};
 use record::Record;
@@ -108,6 +112,8 @@ pub struct MatchSettings {
     /// The first games of the schedule, finished in an earlier run
     /// (`--resume`, see [`MatchSettings::resumed_games`]).
     pub resumed: Vec<PlayedGame>,
+    /// Games between two blocks of live standings ([`live`]); 0 for none.
+    pub rating_interval: usize,
 }
 
 /// The games of a match, made one at a time as they are played, so that a
@@ -138,6 +144,11 @@ impl Schedule {
             round: index / self.round.len() + 1,
             seats: self.round[index % self.round.len()].clone(),
         }
+    }
+
+    /// Games in a round.
+    pub fn round_games(&self) -> usize {
+        self.round.len()
     }
 
     /// Rounds in the match.
@@ -382,6 +393,18 @@ struct Standings {
     done: usize,
     /// The SPRT, if one runs.
     sprt: Option<MatchSprt>,
+    /// The live standings, if they are printed.
+    live: Option<LiveRating>,
+}
+
+/// The tested configuration's part of a game played with configuration
+/// `seats[i]` in seat `i` and `points` per seat: its points, all seats'
+/// points, and (its seats, all seats).
+fn tested_part(seats: &[usize], points: &[f64]) -> (f64, f64, (usize, usize)) {
+    let tested: Vec<usize> = (0..seats.len()).filter(|&s| seats[s] == TESTED).collect();
+    let tested_points: f64 = tested.iter().map(|&s| points[s]).sum();
+    let total_points: f64 = points.iter().sum();
+    (tested_points, total_points, (tested.len(), seats.len()))
 }
 
 impl Standings {
@@ -390,12 +413,7 @@ impl Standings {
     fn account(&mut self, game: &ScheduledGame, played: &PlayedGame) -> Option<(String, Decision)> {
         self.table.add(&game.seats, &played.points, played.end);
         self.done += 1;
-        let tested: Vec<usize> = (0..game.seats.len())
-            .filter(|&s| game.seats[s] == TESTED)
-            .collect();
-        let tested_points: f64 = tested.iter().map(|&s| played.points[s]).sum();
-        let total_points: f64 = played.points.iter().sum();
-        let seats = (tested.len(), game.seats.len());
+        let (tested_points, total_points, seats) = tested_part(&game.seats, &played.points);
         let sprt = self.sprt.as_mut()?;
         let line = sprt.add_game(game.round, game.id, tested_points, total_points, seats)?;
         Some((line, sprt.decision()))
@@ -414,6 +432,9 @@ pub struct Finished<'a> {
     pub illegal: Option<&'a str>,
     /// The SPRT's line and decision when this game completed a round.
     pub sprt: Option<(&'a str, Decision)>,
+    /// The blocks of live standings this game completed, as lines (see
+    /// [`live`]; with live standings on, the SPRT's lines come in them).
+    pub live: &'a [String],
 }
 
 /// Plays the match, calling `on_game` after each game (from the thread
@@ -430,11 +451,23 @@ pub fn run_match(
         table: PointsTable::new(&names, letters),
         done: 0,
         sprt: settings.sprt.clone(),
+        live: LiveRating::new(
+            settings.variant,
+            &names,
+            letters,
+            (schedule.len(), schedule.round_games()),
+            settings.rating_interval,
+            settings.sprt.clone(),
+        ),
     };
     let total = schedule.len();
     let mut decision = Decision::Continue;
     for (index, played) in settings.resumed.iter().enumerate() {
-        if let Some((_, decided)) = standings.account(&schedule.game(index), played) {
+        let game = schedule.game(index);
+        if let Some(live) = &mut standings.live {
+            live.resume(&game, played);
+        }
+        if let Some((_, decided)) = standings.account(&game, played) {
             decision = decided;
         }
     }
@@ -463,6 +496,10 @@ pub fn run_match(
             end: result.end,
         };
         let sprt = guard.account(game, &played);
+        let live = match &mut guard.live {
+            Some(live) => live.add(game, &played),
+            None => Vec::new(),
+        };
         let decisive = sprt.as_ref().is_some_and(|(_, d)| *d != Decision::Continue);
         let lost_engine = matches!(result.end, GameEnd::Disconnect(_) | GameEnd::Stall(_));
         if decisive || (lost_engine && !settings.recover) {
@@ -476,6 +513,7 @@ pub fn run_match(
             sprt: sprt
                 .as_ref()
                 .map(|(line, decision)| (line.as_str(), *decision)),
+            live: &live,
         });
         Ok(())
     };
@@ -538,6 +576,7 @@ mod tests {
             sprt: None,
             recover: true,
             resumed: Vec::new(),
+            rating_interval: 0,
         }
     }
 
