@@ -67,6 +67,90 @@ fn table(out: &str) -> Vec<(String, usize, usize, f64)> {
         .collect()
 }
 
+/// The pairwise table's rows: first, second, games, wins, draws, losses,
+/// score.
+fn head_to_head(out: &str) -> Vec<(String, String, u64, u64, u64, u64, f64)> {
+    out.lines()
+        .skip_while(|l| !l.starts_with("head to head "))
+        .skip(1)
+        .take_while(|l| !l.is_empty() && !l.starts_with("sprt:"))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let number = |i: usize| words[i].parse::<u64>().expect("a count");
+            assert_eq!(words[1], "vs", "{l}");
+            (
+                words[0].to_string(),
+                words[2].to_string(),
+                number(3),
+                number(4),
+                number(5),
+                number(6),
+                words[7].parse().expect("a score"),
+            )
+        })
+        .collect()
+}
+
+/// `a`'s wins, draws and losses against `b` in `records` by the points
+/// per seat each held (protocol.md, "Head to head"), and their games.
+fn results_between(records: &[Record], a: &str, b: &str) -> (u64, u64, u64, u64) {
+    let mut counts = (0, 0, 0, 0);
+    for r in records {
+        let per_seat = |name: &str| -> Option<f64> {
+            let mine: Vec<f64> = r
+                .seats
+                .iter()
+                .zip(&r.points)
+                .filter(|((_, n), _)| n == name)
+                .map(|(_, &p)| p)
+                .collect();
+            (!mine.is_empty()).then(|| mine.iter().sum::<f64>() / mine.len() as f64)
+        };
+        let (Some(mine), Some(theirs)) = (per_seat(a), per_seat(b)) else {
+            continue;
+        };
+        counts.3 += 1;
+        if (mine - theirs).abs() < EPSILON {
+            counts.1 += 1;
+        } else if mine > theirs {
+            counts.0 += 1;
+        } else {
+            counts.2 += 1;
+        }
+    }
+    counts
+}
+
+/// The live standings' lines of `out` for `games` games done: the
+/// standings, then the comparison.
+fn live_block(out: &str, done: usize, total: usize) -> (&str, &str) {
+    let lines: Vec<&str> = out.lines().collect();
+    let head = format!("live: {done} of {total} games: ");
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with(&head))
+        .unwrap_or_else(|| panic!("no block after {done} games: {out}"));
+    (lines[at], lines[at + 1])
+}
+
+/// A configuration's points, points per game and error bar in a live
+/// standings line (`random 4.50 points, 0.450 ± 0.231 per game`).
+fn live_points(line: &str, config: &str) -> (f64, f64, f64) {
+    let key = format!(" {config} ");
+    let rest = &line[line
+        .find(&key)
+        .unwrap_or_else(|| panic!("{config}: {line}"))
+        + key.len()..];
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    assert_eq!(
+        (words[1], words[3], words[5]),
+        ("points,", "±", "per"),
+        "{line}"
+    );
+    let number = |w: &str| w.parse::<f64>().expect("a number");
+    (number(words[0]), number(words[2]), number(words[4]))
+}
+
 /// Plays a match and returns its stdout and records, checking what every
 /// match must satisfy.
 fn play(name: &str, args: &[&str]) -> (String, Vec<Record>) {
@@ -99,6 +183,13 @@ fn play(name: &str, args: &[&str]) -> (String, Vec<Record>) {
             .map(|(_, p)| p)
             .sum();
         assert!((total - points).abs() < 0.01, "{config}: {text}");
+    }
+    for (a, b, games, wins, draws, losses, score) in head_to_head(&text) {
+        assert_eq!(wins + draws + losses, games, "{a} vs {b}: {text}");
+        let expected = results_between(&records, &a, &b);
+        assert_eq!((wins, draws, losses, games), expected, "{a} vs {b}: {text}");
+        let fraction = (wins as f64 + draws as f64 / 2.0) / games as f64;
+        assert!((score - fraction).abs() < 0.001, "{a} vs {b}: {text}");
     }
     (text, records)
 }
@@ -300,8 +391,190 @@ fn self_play_names_are_numbered() {
 }
 
 #[test]
+fn live_standings_come_every_n_games_in_game_order() {
+    let (text, records) = play(
+        "live",
+        &[
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "8",
+            "--concurrency",
+            "2",
+            "--ratinginterval",
+            "2",
+            "--max-plies",
+            "150",
+        ],
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let heads: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("live: ") && l.contains(" games: "))
+        .copied()
+        .collect();
+    assert_eq!(heads.len(), 4, "{text}");
+    for done in [2, 4, 6, 8] {
+        let (standings, comparison) = live_block(&text, done, 8);
+        // After every game up to `done`, whatever order they finished in.
+        let at = lines.iter().position(|l| *l == standings).unwrap();
+        for id in 1..=done {
+            let game = format!("game {id}/8 ");
+            let line = lines.iter().position(|l| l.starts_with(&game)).unwrap();
+            assert!(line < at, "game {id} after the block of {done}: {text}");
+        }
+        for config in ["random", "greedy"] {
+            let points: f64 = records[..done]
+                .iter()
+                .flat_map(|r| r.seats.iter().zip(&r.points))
+                .filter(|((_, name), _)| name == config)
+                .map(|(_, p)| p)
+                .sum();
+            let (shown, per_game, bar) = live_points(standings, config);
+            assert!((shown - points).abs() < 0.01, "{config}: {standings}");
+            assert!(
+                (per_game - points / done as f64).abs() < 0.001,
+                "{standings}"
+            );
+            assert!(bar > 0.0 && bar < 1.0, "{standings}");
+        }
+        // The pairs of the first games, by random's points in both.
+        let mut pairs = [0u64; 5];
+        for pair in records[..done].chunks(2) {
+            let half_points: f64 = pair
+                .iter()
+                .flat_map(|r| r.seats.iter().zip(&r.points))
+                .filter(|((_, name), _)| name == "random")
+                .map(|(_, p)| 2.0 * p)
+                .sum();
+            pairs[half_points as usize] += 1;
+        }
+        assert!(
+            comparison.starts_with("live: random vs greedy: Elo "),
+            "{comparison}"
+        );
+        let los = &comparison[comparison.find("LOS ").expect("a LOS") + 4..];
+        let los: f64 = los[..los.find('%').expect("%")].parse().expect("a LOS");
+        assert!((0.0..=100.0).contains(&los), "{comparison}");
+        assert!(
+            comparison.ends_with(&format!(", {} pairs {pairs:?}", done / 2)),
+            "{comparison}"
+        );
+        assert!(!comparison.contains("± 0.0 "), "{comparison}");
+    }
+    let pairwise = head_to_head(&text);
+    assert_eq!(pairwise.len(), 1, "{text}");
+    assert_eq!(pairwise[0].2, 8, "{text}");
+}
+
+#[test]
+fn live_standings_inside_a_pair_count_games_and_carry_the_sprt() {
+    let args = |interval: &'static str| {
+        vec![
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "6",
+            "--max-plies",
+            "150",
+            "--ratinginterval",
+            interval,
+            // Hypotheses 5 Elo apart: no decision within 3 pairs.
+            "--sprt",
+        ]
+    };
+    let (text, records) = play("live-sprt", &args("3"));
+    let (_, comparison) = live_block(&text, 3, 6);
+    let (wins, draws, losses, games) = results_between(&records[..3], "random", "greedy");
+    assert_eq!(games, 3);
+    assert!(
+        comparison.ends_with(&format!(", 3 games +{wins} ={draws} -{losses}")),
+        "{comparison}: {text}"
+    );
+    let (_, comparison) = live_block(&text, 6, 6);
+    assert!(comparison.contains(", 3 pairs ["), "{comparison}");
+    // The SPRT's line comes in the blocks (rounds 1 and 3 complete by
+    // games 3 and 6), and again after the table.
+    let before_table: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("config "))
+        .filter(|l| l.starts_with("sprt: "))
+        .collect();
+    assert_eq!(before_table.len(), 2, "{text}");
+    assert!(before_table[0].starts_with("sprt: 1 pairs "), "{text}");
+    assert!(before_table[1].starts_with("sprt: 3 pairs "), "{text}");
+    // Without live standings, one SPRT line per pair and no block.
+    let (text, _) = play("live-off", &args("0"));
+    assert!(!text.contains("live: "), "{text}");
+    let per_pair = text
+        .lines()
+        .take_while(|l| !l.starts_with("config "))
+        .filter(|l| l.starts_with("sprt: "))
+        .count();
+    assert_eq!(per_pair, 3, "{text}");
+    assert_eq!(head_to_head(&text)[0].2, 6, "{text}");
+}
+
+#[test]
+fn three_player_live_standings_compare_with_the_fair_share() {
+    let (text, records) = play(
+        "live-three",
+        &[
+            "--variant",
+            "dreierschach",
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "12",
+            "--concurrency",
+            "2",
+            "--max-plies",
+            "150",
+            "--ratinginterval",
+            "4",
+        ],
+    );
+    let (standings, comparison) = live_block(&text, 4, 12);
+    assert_eq!(
+        comparison, "live: random vs its fair share: no round complete yet",
+        "{text}"
+    );
+    let (points, per_game, bar) = live_points(standings, "greedy");
+    assert!(points >= 0.0 && per_game >= 0.0 && bar > 0.0, "{standings}");
+    let (_, comparison) = live_block(&text, 8, 12);
+    assert!(
+        comparison.starts_with("live: random vs its fair share: ")
+            && comparison.ends_with(", 1 rounds"),
+        "{comparison}"
+    );
+    // The first round's excess: random's points less half the round's.
+    let round: &[Record] = &records[..6];
+    let random: f64 = round
+        .iter()
+        .flat_map(|r| r.seats.iter().zip(&r.points))
+        .filter(|((_, name), _)| name == "random")
+        .map(|(_, p)| p)
+        .sum();
+    let all: f64 = round.iter().flat_map(|r| r.points.iter()).sum();
+    let excess = format!("{:+.3} ± ", (random - all / 2.0) / 6.0);
+    assert!(comparison.contains(&excess), "{excess}: {comparison}");
+    let (_, comparison) = live_block(&text, 12, 12);
+    assert!(comparison.ends_with(", 2 rounds"), "{comparison}");
+    let pairwise = head_to_head(&text);
+    assert_eq!(pairwise.len(), 1, "{text}");
+    assert_eq!(
+        (pairwise[0].0.as_str(), pairwise[0].2),
+        ("random", 12),
+        "{text}"
+    );
+}
+
+#[test]
 fn bad_flags_fail_clearly() {
-    let cases: [(&[&str], i32, &str); 24] = [
+    let cases: [(&[&str], i32, &str); 27] = [
         (
             &["--variant", "go", "--players", "random", "greedy"],
             FAILURE,
@@ -464,6 +737,33 @@ fn bad_flags_fail_clearly() {
             &["--players", "random", "greedy", "--maxmoves", "0"],
             USAGE_ERROR,
             "--maxmoves",
+        ),
+        (
+            &["--players", "random", "greedy", "--ratinginterval=-1"],
+            USAGE_ERROR,
+            "--ratinginterval",
+        ),
+        (
+            &[
+                "--players",
+                "random",
+                "greedy",
+                "--ratinginterval",
+                "1000000001",
+            ],
+            USAGE_ERROR,
+            "expected an integer from 0 to 1000000000",
+        ),
+        (
+            &[
+                "--players",
+                "random",
+                "greedy",
+                "--ratinginterval",
+                "99999999999999999999999",
+            ],
+            USAGE_ERROR,
+            "--ratinginterval",
         ),
     ];
     for (args, code, mention) in cases {
