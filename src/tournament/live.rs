@@ -21,7 +21,7 @@
 
 use super::sequential::{MatchSprt, RoundCounts, RoundTallies};
 use super::sprt::{Estimate, PERCENT, Pentanomial, RoundExcess, Trinomial, elo_text};
-use super::table::{PointsTable, Standing};
+use super::table::{PointsTable, Standing, error_bar_text};
 use super::{PlayedGame, ScheduledGame, TESTED, tested_part};
 use crate::variants::Variant;
 use std::collections::BTreeMap;
@@ -187,11 +187,11 @@ impl LiveRating {
 /// `random 4.50 points, 0.450 ± 0.231 per game`.
 fn standing_text(row: &Standing) -> String {
     format!(
-        "{} {:.2} points, {:.3} ± {:.3} per game",
+        "{} {:.2} points, {:.3} ± {} per game",
         row.name,
         row.points,
         row.per_game(),
-        row.error_bar()
+        error_bar_text(row.error_bar())
     )
 }
 

@@ -30,6 +30,22 @@ const Z_95: f64 = 1.96;
 /// The heading of the pairwise table's first column.
 const HEAD_TO_HEAD: &str = "head to head";
 
+/// The decimals an error bar is written with.
+const BAR_DECIMALS: usize = 3;
+
+/// An error bar as the tables write it: three decimals, or, when that
+/// would round a real interval to zero (thousands of identical games),
+/// its first two significant digits (`0.000071`), so that only a
+/// configuration without games reads ±0.
+pub fn error_bar_text(bar: f64) -> String {
+    let rounded = format!("{bar:.BAR_DECIMALS$}");
+    if bar <= 0.0 || rounded.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+        return rounded;
+    }
+    let decimals = (1.0 - bar.log10().floor()) as usize;
+    format!("{bar:.decimals$}")
+}
+
 /// One configuration's line of the table.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Standing {
@@ -244,13 +260,13 @@ impl PointsTable {
         )];
         for r in &self.rows {
             lines.push(format!(
-                "{:<width$}  {:>6}  {:>6}  {:>8.2}  {:>8.3}  {:>7.3}  {:>8}  {:>7}  {:>11}",
+                "{:<width$}  {:>6}  {:>6}  {:>8.2}  {:>8.3}  {:>7}  {:>8}  {:>7}  {:>11}",
                 r.name,
                 r.games,
                 r.seats,
                 r.points,
                 r.per_game(),
-                r.error_bar(),
+                error_bar_text(r.error_bar()),
                 r.timeouts,
                 r.illegal,
                 r.lost_contact
@@ -339,6 +355,15 @@ mod tests {
         let lines = table.lines();
         assert_eq!(lines.len(), 5);
         assert_eq!(lines[4], "points per game by seat: w 0.375, b 0.625");
+    }
+
+    #[test]
+    fn a_tiny_error_bar_is_written_with_its_significant_digits() {
+        assert_eq!(error_bar_text(0.0), "0.000");
+        assert_eq!(error_bar_text(0.1234), "0.123");
+        assert_eq!(error_bar_text(0.0006), "0.001");
+        assert_eq!(error_bar_text(0.000_071_4), "0.000071");
+        assert_eq!(error_bar_text(0.000_000_91), "0.00000091");
     }
 
     #[test]
