@@ -13,6 +13,7 @@ use triskel::protocol::setup::build_position;
 use triskel::tournament::game::{ClockEvent, GameEnd, play_word};
 use triskel::tournament::pgn::{Evaluation, PgnGame, read_games};
 use triskel::tournament::record::{HEADER, Record};
+use triskel::types::Player;
 use triskel::variants::Variant;
 
 /// Tolerance of sums of points.
@@ -154,6 +155,12 @@ fn live_points(line: &str, config: &str) -> (f64, f64, f64) {
 /// Plays a match and returns its stdout and records, checking what every
 /// match must satisfy.
 fn play(name: &str, args: &[&str]) -> (String, Vec<Record>) {
+    let (text, _, records) = play_with_warnings(name, args);
+    (text, records)
+}
+
+/// [`play`], returning the match's standard error (its warnings) too.
+fn play_with_warnings(name: &str, args: &[&str]) -> (String, String, Vec<Record>) {
     let file = TempFile::new(name);
     let mut all = vec!["match"];
     all.extend_from_slice(args);
@@ -191,7 +198,7 @@ fn play(name: &str, args: &[&str]) -> (String, Vec<Record>) {
         let fraction = (wins as f64 + draws as f64 / 2.0) / games as f64;
         assert!((score - fraction).abs() < 0.001, "{a} vs {b}: {text}");
     }
-    (text, records)
+    (text, stderr(&out), records)
 }
 
 /// Replays a record from its opening's position: the opening reaches its
@@ -221,6 +228,11 @@ fn check_replay(r: &Record) {
                 .iter()
                 .sum();
             assert!((sum - draw).abs() < EPSILON, "game {}", r.id);
+        }
+        // An engine process that did not start forfeits before the first
+        // move, whoever is to move.
+        GameEnd::Disconnect(p) if r.moves.is_empty() => {
+            assert_eq!(r.points[p.index()], 0.0, "game {}", r.id);
         }
         GameEnd::Timeout(p) | GameEnd::Illegal(p) | GameEnd::Disconnect(p) | GameEnd::Stall(p) => {
             assert_eq!(end.to_move(), p, "game {}", r.id);
@@ -1441,6 +1453,104 @@ fn an_engine_that_does_not_start_forfeits_its_games_and_the_match_goes_on() {
     assert_eq!(crashes_and_stalls(&text), [0, 4], "{text}");
     let rows = table(&text);
     assert_eq!((rows[0].1, rows[0].3), (4, 4.0), "{text}");
+}
+
+/// Checks that the configuration `loser` forfeited every game of
+/// `records` (two-player games) as `end` of its seat: 0 points for it, the
+/// win for its opponent.
+fn assert_forfeited(records: &[Record], loser: &str, end: fn(Player) -> GameEnd) {
+    for r in records {
+        let seat = seat_of(r, loser);
+        assert_eq!(r.end, end(Player::new(seat)), "game {}", r.id);
+        assert_eq!(r.points[seat], 0.0, "game {}", r.id);
+        assert_eq!(r.points[1 - seat], 1.0, "game {}", r.id);
+    }
+}
+
+/// The seat of the configuration `name` in `r`.
+fn seat_of(r: &Record, name: &str) -> usize {
+    r.seats
+        .iter()
+        .position(|(_, seated)| seated == name)
+        .unwrap_or_else(|| panic!("game {}: {name} is seated", r.id))
+}
+
+/// The `timeouts`, `illegal` and `crash/stall` columns of a match's table,
+/// row by row.
+fn forfeits(out: &str) -> Vec<[usize; 3]> {
+    out.lines()
+        .skip_while(|l| !l.starts_with("config "))
+        .skip(1)
+        .take_while(|l| !l.is_empty() && !l.starts_with("equal strength"))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let count = |w: &str| w.parse().expect("a count");
+            let last = words.len() - 1;
+            [
+                count(words[last - 2]),
+                count(words[last - 1]),
+                count(words[last]),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn an_engine_that_never_completes_its_handshake_forfeits_every_game_and_the_match_goes_on() {
+    // One engine names itself and never says `uciok`; the other says
+    // `uciok` and never `readyok`. Both stay running and read their input:
+    // each waits out the handshake's time (10 s), so the two matches play
+    // at once, each its two games at once.
+    let mute = TempFile::new("mute-engine.sh");
+    write_script(
+        &mute,
+        "#!/bin/sh\nwhile read -r line; do case \"$line\" in uci) echo 'id name mute'; echo 'id author nobody';; esac; done\n",
+    );
+    let unready = TempFile::new("unready-engine.sh");
+    write_script(
+        &unready,
+        "#!/bin/sh\nwhile read -r line; do case \"$line\" in uci) echo 'id name unready'; echo uciok;; esac; done\n",
+    );
+    std::thread::scope(|scope| {
+        for (script, name, awaited) in [(&mute, "mute", "uciok"), (&unready, "unready", "readyok")]
+        {
+            scope.spawn(move || {
+                let engine = format!("cmd={}", script.path());
+                let named = format!("name={name}");
+                let (text, err, records) = play_with_warnings(
+                    &format!("handshake-{name}"),
+                    &[
+                        "--players",
+                        "random",
+                        "--engine",
+                        &engine,
+                        &named,
+                        "--games",
+                        "2",
+                        "--concurrency",
+                        "2",
+                    ],
+                );
+                assert_eq!(records.len(), 2, "{text}");
+                assert_forfeited(&records, name, GameEnd::Disconnect);
+                assert!(records.iter().all(|r| r.moves.is_empty()), "{text}");
+                let reason = format!(
+                    "forfeit: did not start: {name}: '{}': no '{awaited}' in time",
+                    script.path()
+                );
+                assert_eq!(err.matches(&reason).count(), 2, "{err}");
+                assert_eq!(
+                    table(&text),
+                    [
+                        ("random".to_string(), 2, 2, 2.0),
+                        (name.to_string(), 2, 2, 0.0)
+                    ],
+                    "{text}"
+                );
+                assert_eq!(forfeits(&text), [[0, 0, 0], [0, 0, 2]], "{text}");
+            });
+        }
+    });
 }
 
 #[test]
