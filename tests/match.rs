@@ -1553,6 +1553,109 @@ fn an_engine_that_never_completes_its_handshake_forfeits_every_game_and_the_matc
     });
 }
 
+/// How long the slow engine holds back each `bestmove` on the short clock,
+/// in seconds: longer than its whole clock.
+const LATE_DELAY: &str = "0.5";
+/// The slow engine's whole clock on the short time control, `tc=` in
+/// seconds.
+const SHORT_CLOCK: &str = "0.3+0";
+/// How long the slow engine holds back each `bestmove` on the long clock,
+/// in seconds.
+const STEADY_DELAY: &str = "0.05";
+
+/// A shell script at `file` that runs this engine and holds each of its
+/// `bestmove` lines back for `delay` seconds: an engine that answers
+/// correctly, slowly.
+fn slow_engine(file: &TempFile, delay: &str) {
+    write_script(
+        file,
+        format!(
+            "#!/bin/sh\n'{}' | while IFS= read -r line; do case \"$line\" in bestmove*) sleep {delay};; esac; printf '%s\\n' \"$line\"; done\n",
+            env!("CARGO_BIN_EXE_triskel")
+        ),
+    );
+}
+
+/// Milliseconds of a delay in seconds.
+fn millis(seconds: &str) -> u64 {
+    (seconds.parse::<f64>().expect("seconds") * 1000.0) as u64
+}
+
+#[test]
+fn a_slow_engine_loses_on_time_on_a_short_clock_and_nothing_on_a_long_one() {
+    let late = TempFile::new("late-engine.sh");
+    slow_engine(&late, LATE_DELAY);
+    let engine = format!("cmd={}", late.path());
+    let tc = format!("tc={SHORT_CLOCK}");
+    let (text, records) = play(
+        "late",
+        &[
+            "--players",
+            "random",
+            "--engine",
+            &engine,
+            "name=late",
+            &tc,
+            "--games",
+            "2",
+        ],
+    );
+    assert_eq!(records.len(), 2, "{text}");
+    assert_forfeited(&records, "late", GameEnd::Timeout);
+    for r in &records {
+        // Its first move is too late, and not played: black, it lost
+        // after random's first move; white, before any.
+        let seat = seat_of(r, "late");
+        assert_eq!(r.moves.len(), seat, "game {}: {text}", r.id);
+        assert!(r.ms[seat] >= millis(LATE_DELAY), "game {}: {text}", r.id);
+    }
+    assert_eq!(forfeits(&text), [[0, 0, 0], [2, 0, 0]], "{text}");
+
+    // The same delay, well within a clock that the engine is told of
+    // (Move Overhead): no game lost on time.
+    let steady = TempFile::new("steady-engine.sh");
+    slow_engine(&steady, STEADY_DELAY);
+    let engine = format!("cmd={}", steady.path());
+    let (text, records) = play(
+        "steady",
+        &[
+            "--players",
+            "random",
+            "--engine",
+            &engine,
+            "name=steady",
+            "option.Move Overhead=100",
+            "--time",
+            "2000",
+            "--inc",
+            "50",
+            "--max-plies",
+            "20",
+            "--games",
+            "2",
+        ],
+    );
+    assert_eq!(records.len(), 2, "{text}");
+    for r in &records {
+        assert!(
+            matches!(r.end, GameEnd::Rules(_) | GameEnd::MaxPlies),
+            "game {}: {text}",
+            r.id
+        );
+        let seat = seat_of(r, "steady");
+        assert!(r.points[seat] >= 0.5, "game {}: {text}", r.id);
+        let delayed = (0..r.moves.len()).filter(|&ply| mover(r, ply) == seat);
+        for ply in delayed {
+            assert!(
+                r.evals[ply].time.as_millis() >= u128::from(millis(STEADY_DELAY)),
+                "game {} ply {ply}: every move held back",
+                r.id
+            );
+        }
+    }
+    assert_eq!(forfeits(&text), [[0, 0, 0], [0, 0, 0]], "{text}");
+}
+
 #[test]
 fn more_games_at_once_than_cores_are_played_with_a_warning() {
     let out = triskel(&[
