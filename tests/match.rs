@@ -1656,6 +1656,67 @@ fn a_slow_engine_loses_on_time_on_a_short_clock_and_nothing_on_a_long_one() {
     assert_eq!(forfeits(&text), [[0, 0, 0], [0, 0, 0]], "{text}");
 }
 
+/// The `go` at which the crashing engine's first process exits.
+const CRASH_AT_GO: usize = 3;
+
+#[test]
+fn an_engine_that_crashes_mid_game_keeps_the_moves_before_and_plays_the_next_games() {
+    // The first process passes its input to this engine until its third
+    // `go`, and then exits (and with it the engine); the processes of the
+    // later games are this engine itself.
+    let script = TempFile::new("crashing-engine.sh");
+    let started = TempFile::new("crashing-engine.started");
+    let _ = std::fs::remove_file(&started.0);
+    let bin = env!("CARGO_BIN_EXE_triskel");
+    let marker = started.path();
+    write_script(
+        &script,
+        format!(
+            "#!/bin/sh\nif [ -e '{marker}' ]; then exec '{bin}'; fi\n: > '{marker}'\nn=0\nwhile IFS= read -r line; do\n  case \"$line\" in go*) n=$((n + 1)); [ \"$n\" -ge {CRASH_AT_GO} ] && exit 0;; esac\n  printf '%s\\n' \"$line\"\ndone | '{bin}'\n"
+        ),
+    );
+    let engine = format!("cmd={}", script.path());
+    let (text, err, records) = play_with_warnings(
+        "crashing",
+        &[
+            "--players",
+            "random",
+            "--engine",
+            &engine,
+            "name=crashy",
+            "--time",
+            "1000",
+            "--inc",
+            "20",
+            "--max-plies",
+            "20",
+            "--games",
+            "4",
+        ],
+    );
+    assert_eq!(records.len(), 4, "{text}");
+    let (crashed, later) = records.split_first().expect("a first game");
+    assert_forfeited(std::slice::from_ref(crashed), "crashy", GameEnd::Disconnect);
+    // Black in the first game: random's moves and its first two, then
+    // random's third.
+    assert_eq!(seat_of(crashed, "crashy"), 1);
+    assert_eq!(crashed.moves.len(), 2 * CRASH_AT_GO - 1, "{text}");
+    assert!(
+        err.contains("crashy disconnected (the engine exited before 'bestmove')"),
+        "{err}"
+    );
+    for r in later {
+        assert!(
+            matches!(r.end, GameEnd::Rules(_) | GameEnd::MaxPlies),
+            "game {}: restarted, the engine plays: {text}",
+            r.id
+        );
+        assert!(!r.moves.is_empty(), "game {}: {text}", r.id);
+    }
+    assert_eq!(forfeits(&text), [[0, 0, 0], [0, 0, 1]], "{text}");
+    assert_eq!(table(&text)[1].1, 4, "{text}");
+}
+
 #[test]
 fn more_games_at_once_than_cores_are_played_with_a_warning() {
     let out = triskel(&[
