@@ -1718,6 +1718,58 @@ fn an_engine_that_crashes_mid_game_keeps_the_moves_before_and_plays_the_next_gam
 }
 
 #[test]
+fn an_illegal_answer_forfeits_the_game_and_the_match_goes_on() {
+    // A move from an empty square, and the other side's moves: this
+    // engine's answers replaced, or a shell engine that always plays the
+    // other side's king pawn (the match opens from the start position).
+    let nowhere = TempFile::new("nowhere-engine.sh");
+    edited_engine(&nowhere, "s/^bestmove .*/bestmove a1a1/");
+    let wrong_side = TempFile::new("wrong-side-engine.sh");
+    write_script(
+        &wrong_side,
+        "#!/bin/sh\nwhile read -r line; do case \"$line\" in uci) echo uciok;; isready) echo readyok;; 'position startpos') move=e7e5;; position*) move=e2e4;; go*) echo \"bestmove $move\";; quit) exit 0;; esac; done\n",
+    );
+    let cases: [(&TempFile, &str, &[&str]); 2] = [
+        (&nowhere, "nowhere", &["bestmove a1a1", "bestmove a1a1"]),
+        (
+            &wrong_side,
+            "wrongside",
+            &["bestmove e7e5", "bestmove e2e4"],
+        ),
+    ];
+    for (script, name, answers) in cases {
+        let engine = format!("cmd={}", script.path());
+        let named = format!("name={name}");
+        let (text, err, records) = play_with_warnings(
+            name,
+            &[
+                "--players",
+                "random",
+                "--engine",
+                &engine,
+                &named,
+                "--opening-plies",
+                "0",
+                "--games",
+                "2",
+            ],
+        );
+        assert_eq!(records.len(), 2, "{text}");
+        assert_forfeited(&records, name, GameEnd::Illegal);
+        for r in &records {
+            assert_eq!(r.moves.len(), seat_of(r, name), "game {}: {text}", r.id);
+        }
+        // The answer, with the position, on standard error.
+        let reported = format!("forfeit: {name} failed (");
+        assert_eq!(err.matches(&reported).count(), answers.len(), "{err}");
+        for answer in answers {
+            assert!(err.contains(&format!("{reported}{answer}")), "{err}");
+        }
+        assert_eq!(forfeits(&text), [[0, 0, 0], [0, 2, 0]], "{text}");
+    }
+}
+
+#[test]
 fn more_games_at_once_than_cores_are_played_with_a_warning() {
     let out = triskel(&[
         "match",
