@@ -1769,6 +1769,67 @@ fn an_illegal_answer_forfeits_the_game_and_the_match_goes_on() {
     }
 }
 
+/// Characters of the line of no protocol the garbling engine writes
+/// before each of its `bestmove`s.
+const LONG_LINE: usize = 1_000_000;
+
+#[test]
+fn lines_of_no_protocol_before_a_bestmove_change_nothing() {
+    // Before each of its answers the engine writes text of no command, an
+    // `info` line of words that are no numbers, a word that only starts
+    // like `bestmove`, and a line of a million characters: the games are
+    // those of the engine without them, move for move and score for score.
+    let garbling = TempFile::new("garbling-engine.sh");
+    write_script(
+        &garbling,
+        format!(
+            "#!/bin/sh\nlong=$(head -c {LONG_LINE} /dev/zero | tr '\\0' x)\n'{}' | while IFS= read -r line; do\n  case \"$line\" in bestmove*)\n    echo 'hello, this is no command at all'\n    echo 'info depth deep score cp ten pv'\n    echo 'bestmovee2e4 is no answer'\n    printf '%s\\n' \"$long\";;\n  esac\n  printf '%s\\n' \"$line\"\ndone\n",
+            env!("CARGO_BIN_EXE_triskel")
+        ),
+    );
+    let plain = format!("cmd={}", env!("CARGO_BIN_EXE_triskel"));
+    let garbled = format!("cmd={}", garbling.path());
+    let mut games = Vec::new();
+    for (name, engine) in [("plain", &plain), ("garbling", &garbled)] {
+        let named = format!("name={name}");
+        let (text, err, records) = play_with_warnings(
+            name,
+            &[
+                "--players",
+                "random",
+                "--engine",
+                engine,
+                &named,
+                "depth=2",
+                "--max-plies",
+                "16",
+                "--games",
+                "2",
+            ],
+        );
+        assert_eq!(records.len(), 2, "{text}");
+        assert!(!err.contains("forfeit"), "{err}");
+        for r in &records {
+            assert!(
+                matches!(r.end, GameEnd::Rules(_) | GameEnd::MaxPlies),
+                "game {}: {text}",
+                r.id
+            );
+            assert!(r.points[seat_of(r, name)] >= 0.5, "game {}: {text}", r.id);
+        }
+        assert_eq!(forfeits(&text), [[0, 0, 0], [0, 0, 0]], "{text}");
+        let played: Vec<_> = records
+            .iter()
+            .map(|r| {
+                let scores: Vec<_> = r.evals.iter().map(|e| e.search.clone()).collect();
+                (r.moves.clone(), scores)
+            })
+            .collect();
+        games.push(played);
+    }
+    assert_eq!(games[0], games[1]);
+}
+
 #[test]
 fn more_games_at_once_than_cores_are_played_with_a_warning() {
     let out = triskel(&[
