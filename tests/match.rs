@@ -7,7 +7,8 @@ mod command;
 use command::{FAILURE, USAGE_ERROR, stderr, stdout, triskel};
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 use triskel::position::{AfterMate, Position};
 use triskel::protocol::setup::build_position;
 use triskel::tournament::game::{ClockEvent, GameEnd, play_word};
@@ -1455,6 +1456,73 @@ fn an_engine_that_does_not_start_forfeits_its_games_and_the_match_goes_on() {
     assert_eq!((rows[0].1, rows[0].3), (4, 4.0), "{text}");
 }
 
+/// When a match is interrupted in the tests: while its first game waits
+/// for an engine, well before the engine's 10 s to answer run out.
+const INTERRUPT_AFTER: Duration = Duration::from_secs(1);
+/// How soon an interrupted match must end: well below the 10 s an engine
+/// is given to answer, so that waiting out an engine's silence shows.
+const PROMPT_END: Duration = Duration::from_secs(3);
+
+/// Runs `triskel match` with `args`, sends it SIGINT after
+/// [`INTERRUPT_AFTER`], and returns its output and how long it took to
+/// end after the signal.
+fn interrupted_match(args: &[&str]) -> (Output, Duration) {
+    let child = Command::new(env!("CARGO_BIN_EXE_triskel"))
+        .arg("match")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the match starts");
+    std::thread::sleep(INTERRUPT_AFTER);
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let signalled = Instant::now();
+    let out = child.wait_with_output().expect("the match ends");
+    (out, signalled.elapsed())
+}
+
+/// A shell engine that answers `uci` with its name only, never `uciok`.
+const MUTE_ENGINE: &str =
+    "#!/bin/sh\nwhile read -r line; do case \"$line\" in uci) echo 'id name mute';; esac; done\n";
+
+#[test]
+fn a_match_interrupted_during_a_handshake_records_no_forfeit() {
+    let script = TempFile::new("interrupted-mute-engine.sh");
+    write_script(&script, MUTE_ENGINE);
+    let record = TempFile::new("interrupted-handshake.records");
+    let engine = format!("cmd={}", script.path());
+    let (out, took) = interrupted_match(&[
+        "--players",
+        "random",
+        "--engine",
+        &engine,
+        "name=mute",
+        "--games",
+        "2",
+        "--record",
+        record.path(),
+    ]);
+    let (text, err) = (stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(took < PROMPT_END, "{took:?} after the signal");
+    assert!(err.contains("interrupted: 0 of 2 games finished"), "{err}");
+    assert!(!err.contains("forfeit"), "the game is abandoned: {err}");
+    assert!(record.records().is_empty(), "{text}");
+    assert_eq!(
+        table(&text),
+        [
+            ("random".to_string(), 0, 0, 0.0),
+            ("mute".to_string(), 0, 0, 0.0)
+        ],
+        "{text}"
+    );
+}
+
 /// Checks that the configuration `loser` forfeited every game of
 /// `records` (two-player games) as `end` of its seat: 0 points for it, the
 /// win for its opponent.
@@ -1502,10 +1570,7 @@ fn an_engine_that_never_completes_its_handshake_forfeits_every_game_and_the_matc
     // each waits out the handshake's time (10 s), so the two matches play
     // at once, each its two games at once.
     let mute = TempFile::new("mute-engine.sh");
-    write_script(
-        &mute,
-        "#!/bin/sh\nwhile read -r line; do case \"$line\" in uci) echo 'id name mute'; echo 'id author nobody';; esac; done\n",
-    );
+    write_script(&mute, MUTE_ENGINE);
     let unready = TempFile::new("unready-engine.sh");
     write_script(
         &unready,

@@ -179,6 +179,9 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
     for (seat, (config, &seed)) in setup.seats.iter().zip(&setup.seeds).enumerate() {
         match Mover::new(config, seed, setup.start) {
             Ok(mover) => movers.push(mover),
+            // A handshake cut short by an interruption is no forfeit: the
+            // game is abandoned like one interrupted in play.
+            Err(_) if super::interrupted() => return Err(ABANDONED.to_string()),
             // An engine process that does not start or complete its
             // handshake forfeits the game; the match goes on.
             Err(why) if matches!(config.kind, PlayerKind::External(_)) => {
