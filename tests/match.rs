@@ -1523,6 +1523,37 @@ fn a_match_interrupted_during_a_handshake_records_no_forfeit() {
     );
 }
 
+#[test]
+fn ctrl_c_ends_the_match_at_once_while_an_engine_does_not_answer_isready() {
+    // The engine answers the handshake's `isready` and no later one: the
+    // match is interrupted while it waits for the `readyok` before the
+    // engine's first `go`, which it would give 10 s.
+    let script = TempFile::new("ready-once-engine.sh");
+    write_script(
+        &script,
+        "#!/bin/sh\nready=yes\nwhile read -r line; do case \"$line\" in uci) echo uciok;; isready) [ $ready = yes ] && echo readyok; ready=no;; esac; done\n",
+    );
+    let record = TempFile::new("interrupted-isready.records");
+    let engine = format!("cmd={}", script.path());
+    let (out, took) = interrupted_match(&[
+        "--players",
+        "random",
+        "--engine",
+        &engine,
+        "name=ready-once",
+        "--games",
+        "2",
+        "--record",
+        record.path(),
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(took < PROMPT_END, "{took:?} after the signal");
+    assert!(err.contains("interrupted: 0 of 2 games finished"), "{err}");
+    assert!(!err.contains("forfeit"), "the game is abandoned: {err}");
+    assert!(record.records().is_empty(), "{}", stdout(&out));
+}
+
 /// Checks that the configuration `loser` forfeited every game of
 /// `records` (two-player games) as `end` of its seat: 0 points for it, the
 /// win for its opponent.

@@ -225,30 +225,19 @@ impl ExternalEngine {
     /// since its last answer: the engine answers in order, so a `bestmove`
     /// before `readyok` (a duplicate, or one after `stop` came too late) is
     /// no answer to the next `go`, and is ignored with a warning, as
-    /// cutechess ignores it.
+    /// cutechess ignores it. The wait ends early when the match is
+    /// interrupted.
     fn synchronize(&mut self) -> Result<(), Failure> {
         self.send("isready").map_err(Failure::Disconnected)?;
-        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = match self.lines.recv_timeout(left) {
-                Ok(line) => line,
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(Failure::of_silence(Silence::Timeout, "readyok"));
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(Failure::of_silence(Silence::Exited, "readyok"));
-                }
-            };
-            match line.split_whitespace().next() {
-                Some("readyok") => return Ok(()),
-                Some("bestmove") => eprintln!(
-                    "warning: {}: '{line}' while not searching, ignored",
-                    self.command
-                ),
-                _ => {}
+        let command = self.command.clone();
+        let mut warn = |line: &str| {
+            if line.split_whitespace().next() == Some("bestmove") {
+                eprintln!("warning: {command}: '{line}' while not searching, ignored");
             }
-        }
+        };
+        self.read_until_observing("readyok", Instant::now() + HANDSHAKE_TIMEOUT, &mut warn)
+            .map(|_| ())
+            .map_err(|silence| Failure::of_silence(silence, "readyok"))
     }
 
     /// Writes one line to the engine.
