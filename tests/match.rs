@@ -1781,7 +1781,7 @@ fn an_engine_that_crashes_mid_game_keeps_the_moves_before_and_plays_the_next_gam
             &engine,
             "name=crashy",
             "--time",
-            "1000",
+            "2000",
             "--inc",
             "20",
             "--max-plies",
