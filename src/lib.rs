@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bitboard;
+pub mod datagen;
 pub mod display;
 pub mod geometry;
 pub mod movegen;

@@ -3,13 +3,14 @@
 //! `match` for measuring playing strength; `book` for making its openings.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use triskel::bench::{self, BenchConfig, per_second};
+use triskel::datagen::{DatagenRecipe, generate};
 use triskel::number;
 use triskel::perft;
 use triskel::protocol::go::MAX_PERFT_DEPTH;
@@ -107,6 +108,108 @@ enum Command {
     /// walks from the start position kept where a search to a fixed depth
     /// scores every player within a margin of even.
     Book(BookArgs),
+    /// Play fast self-play games from an opening book and write their
+    /// quiet positions with the search's scores and the games' points
+    /// (training data for the evaluation's tuner; format in src/datagen.rs).
+    Datagen(DatagenArgs),
+}
+
+/// The arguments of `triskel datagen`.
+#[derive(clap::Args)]
+struct DatagenArgs {
+    /// Game id (see `uci` for the list).
+    #[arg(long, default_value = "chess")]
+    variant: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 100, value_parser = number::argument(1..=MAX_DATAGEN_GAMES))]
+    games: usize,
+    /// Nodes the engine searches per move.
+    #[arg(long, default_value_t = 5000, value_parser = number::argument(1..=MAX_DATAGEN_NODES))]
+    nodes: u64,
+    /// Seed of the book's order and of the games.
+    #[arg(long, default_value_t = 0, value_parser = number::argument(0..=u64::MAX))]
+    seed: u64,
+    /// The opening book (tfen, epd or pgn) [default: openings/<variant>.tfen].
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Threads playing games [default: one per logical CPU].
+    #[arg(long, value_parser = thread_count())]
+    threads: Option<usize>,
+    /// Write the data to this file instead of standard output (replacing it).
+    #[arg(long)]
+    output: Option<PathBuf>,
+}
+
+/// Most games one `triskel datagen` plays.
+const MAX_DATAGEN_GAMES: usize = 100_000_000;
+
+/// Most nodes per move of `triskel datagen` (its games are meant to be fast).
+const MAX_DATAGEN_NODES: u64 = 100_000_000;
+
+impl DatagenArgs {
+    /// `triskel datagen`.
+    fn run(self) -> Result<(), String> {
+        let variant = playable_variant(&self.variant)?;
+        let file = self
+            .openings
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("openings/{}.tfen", variant.id())));
+        let spec = BookSpec::parse(&[
+            format!("file={}", file.display()),
+            "order=random".to_string(),
+        ])?;
+        let book = Book::load(&spec, variant, self.seed)?;
+        let recipe = DatagenRecipe {
+            variant,
+            games: self.games,
+            nodes: self.nodes,
+            seed: self.seed,
+        };
+        let mut pool = rayon::ThreadPoolBuilder::new();
+        if let Some(threads) = self.threads {
+            pool = pool.num_threads(threads);
+        }
+        let pool = pool.build().map_err(|why| format!("threads: {why}"))?;
+        let mut out: Box<dyn Write + Send> = match &self.output {
+            Some(path) => Box::new(BufWriter::new(
+                std::fs::File::create(path)
+                    .map_err(|why| format!("--output {}: {why}", path.display()))?,
+            )),
+            None => Box::new(BufWriter::new(std::io::stdout())),
+        };
+        let failed = |why: std::io::Error| format!("writing the data: {why}");
+        writeln!(
+            out,
+            "# triskel datagen --variant {variant} --games {} --nodes {} --seed {} --openings {}",
+            recipe.games,
+            recipe.nodes,
+            recipe.seed,
+            file.display()
+        )
+        .map_err(failed)?;
+        let started = Instant::now();
+        pool.install(|| {
+            generate(
+                &recipe,
+                &book,
+                &mut |samples| {
+                    for sample in samples {
+                        writeln!(out, "{}", sample.line()).map_err(failed)?;
+                    }
+                    out.flush().map_err(failed)
+                },
+                &mut |games, positions| {
+                    eprint!(
+                        "\rdatagen {variant}: {games}/{} games, {positions} positions, {} s ",
+                        recipe.games,
+                        started.elapsed().as_secs()
+                    );
+                },
+            )
+        })?;
+        eprintln!();
+        Ok(())
+    }
 }
 
 /// The arguments of `triskel book`.
@@ -366,6 +469,7 @@ fn main() -> ExitCode {
         Some(Command::Bench { depth, threads }) => run_bench(depth, threads),
         Some(Command::Match(args)) => args.run(),
         Some(Command::Book(args)) => args.run(),
+        Some(Command::Datagen(args)) => args.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

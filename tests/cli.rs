@@ -1,4 +1,4 @@
-//! The command line: `triskel perft`, `triskel bench`, their errors, and the
+//! The command line: `triskel perft`, `triskel bench`, `triskel datagen`, their errors, and the
 //! profile build script's error without `llvm-profdata`.
 
 #[path = "data/command.rs"]
@@ -8,6 +8,8 @@ use command::{FAILURE, USAGE_ERROR, stderr, stdout, triskel};
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use triskel::bench::BENCH_ENTRIES;
+use triskel::datagen::Sample;
+use triskel::variants::Variant;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
@@ -232,4 +234,80 @@ fn profile_build_without_llvm_profdata_says_so_before_building() {
             && !text.contains("1/4"),
         "{text}"
     );
+}
+
+#[test]
+fn datagen_writes_scored_quiet_positions_of_self_play_games() {
+    let out = triskel(&[
+        "datagen",
+        "--variant",
+        "trichess",
+        "--games",
+        "3",
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "# triskel datagen --variant trichess --games 3 --nodes 300 --seed 0 --openings openings/trichess.tfen"
+        )
+    );
+    let samples: Vec<Sample> = lines
+        .map(|l| Sample::parse(l, Variant::Trichess).unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    assert!(samples.len() > 10, "{text}");
+    for sample in &samples {
+        let game = Variant::Trichess.game();
+        let letters: Vec<char> = sample.scores.iter().map(|&(l, _)| l).collect();
+        assert_eq!(
+            letters,
+            game.letters[..game.players],
+            "every player's score, in turn order"
+        );
+    }
+    assert!(stderr(&out).contains("3/3 games"), "{}", stderr(&out));
+    let one_thread = triskel(&[
+        "datagen",
+        "--variant",
+        "trichess",
+        "--games",
+        "3",
+        "--nodes",
+        "300",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(
+        stdout(&one_thread),
+        text,
+        "the same data on any number of threads"
+    );
+}
+
+#[test]
+fn datagen_errors_are_clear_and_fail() {
+    for (args, code, mentions) in [
+        (&["datagen", "--games", "0"][..], USAGE_ERROR, "0"),
+        (&["datagen", "--nodes", "lots"], USAGE_ERROR, "lots"),
+        (&["datagen", "--variant", "go"], FAILURE, "go"),
+        (
+            &["datagen", "--openings", "/no/such/book.tfen"],
+            FAILURE,
+            "/no/such/book.tfen",
+        ),
+    ] {
+        let out = triskel(args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(mentions),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
 }
