@@ -181,9 +181,27 @@ fn deposit_bits(value: u64, mask: u64) -> u64 {
     unsafe { std::arch::x86_64::_pdep_u64(value, mask) }
 }
 
-/// The bits of `value` under `mask`, packed to the low end (portable form).
+/// The bits of `value` under `mask`, packed to the low end: the portable
+/// form of `pext`.
 #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-fn extract_bits(value: u64, mut mask: u64) -> u64 {
+#[inline(always)]
+fn extract_bits(value: u64, mask: u64) -> u64 {
+    extract_bits_portable(value, mask)
+}
+
+/// The low bits of `value` spread to the set bits of `mask`: the portable
+/// form of `pdep`.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+#[inline(always)]
+fn deposit_bits(value: u64, mask: u64) -> u64 {
+    deposit_bits_portable(value, mask)
+}
+
+/// `pext` without BMI2: one bit of `mask` after another. Compiled for
+/// targets without BMI2, and for the tests everywhere, where it is checked
+/// against the instruction.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "bmi2"))))]
+fn extract_bits_portable(value: u64, mut mask: u64) -> u64 {
     let mut packed = 0;
     let mut place = 1;
     while mask != 0 {
@@ -196,9 +214,9 @@ fn extract_bits(value: u64, mut mask: u64) -> u64 {
     packed
 }
 
-/// The low bits of `value` spread to the set bits of `mask` (portable form).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-fn deposit_bits(mut value: u64, mut mask: u64) -> u64 {
+/// `pdep` without BMI2 (see [`extract_bits_portable`]).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "bmi2"))))]
+fn deposit_bits_portable(mut value: u64, mut mask: u64) -> u64 {
     let mut spread = 0;
     while mask != 0 {
         if value & 1 != 0 {
@@ -289,6 +307,50 @@ impl FromIterator<Cell> for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::zobrist::splitmix64;
+
+    /// Random values and masks (dense, sparse, empty, full) to compare
+    /// the bit packing forms on.
+    fn samples() -> Vec<(u64, u64)> {
+        let mut state = 0x5EED;
+        let mut out = vec![(0, 0), (u64::MAX, u64::MAX), (u64::MAX, 0), (0, u64::MAX)];
+        for _ in 0..10_000 {
+            let value = splitmix64(&mut state);
+            let mask = splitmix64(&mut state) & splitmix64(&mut state);
+            out.push((value, mask));
+            out.push((value, !mask));
+        }
+        out
+    }
+
+    #[test]
+    fn the_portable_bit_packing_is_the_instructions() {
+        for (value, mask) in samples() {
+            let packed = extract_bits_portable(value, mask);
+            assert_eq!(
+                packed,
+                extract_bits(value, mask),
+                "pext {value:#x} {mask:#x}"
+            );
+            let spread = deposit_bits_portable(value, mask);
+            assert_eq!(
+                spread,
+                deposit_bits(value, mask),
+                "pdep {value:#x} {mask:#x}"
+            );
+            assert_eq!(spread & !mask, 0);
+            assert_eq!(extract_bits_portable(spread, mask), packed_low(value, mask));
+        }
+    }
+
+    /// The low bits of `value`, as many as `mask` has: what `pext` of
+    /// `pdep` gives back.
+    fn packed_low(value: u64, mask: u64) -> u64 {
+        match mask.count_ones() {
+            64 => value,
+            n => value & ((1u64 << n) - 1),
+        }
+    }
 
     #[test]
     fn gather_packs_the_masked_cells_and_scatter_undoes_it() {
