@@ -38,7 +38,7 @@ impl Bitboard {
     /// The set holding only `cell`.
     #[inline(always)]
     pub const fn from_cell(cell: Cell) -> Bitboard {
-        Bitboard(SINGLE[cell.index() % MAX_CELLS])
+        Bitboard(SINGLE[cell.slot()])
     }
 
     /// The set of the first `count` cells (indices `0..count`).
@@ -67,7 +67,7 @@ impl Bitboard {
     pub const fn has(self, cell: Cell) -> bool {
         // The word holding the cell, then one bit test: cheaper than a
         // 128-bit mask from the table.
-        let i = cell.index() % MAX_CELLS;
+        let i = cell.slot();
         let word = if i < 64 {
             self.0 as u64
         } else {
@@ -128,13 +128,13 @@ impl Bitboard {
     /// The cells of this set up to and including `cell` in index order.
     #[inline(always)]
     pub const fn up_to(self, cell: Cell) -> Bitboard {
-        Bitboard(self.0 & UP_TO[cell.index() % MAX_CELLS])
+        Bitboard(self.0 & UP_TO[cell.slot()])
     }
 
     /// The cells of this set from `cell` (inclusive) upwards in index order.
     #[inline(always)]
     pub const fn from(self, cell: Cell) -> Bitboard {
-        Bitboard(self.0 & !(UP_TO[cell.index() % MAX_CELLS] ^ SINGLE[cell.index() % MAX_CELLS]))
+        Bitboard(self.0 & !(UP_TO[cell.slot()] ^ SINGLE[cell.slot()]))
     }
 
     /// Which cells of `mask` this set holds, packed: bit `k` of the result

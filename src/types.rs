@@ -25,6 +25,14 @@ impl Cell {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// The cell's index into a table of [`MAX_CELLS`] entries (a
+    /// `PerCell` table): the index, masked so that the compiler sees it
+    /// in bounds and drops the check (every cell is below `MAX_CELLS`).
+    #[inline(always)]
+    pub const fn slot(self) -> usize {
+        self.0 as usize % MAX_CELLS
+    }
 }
 
 /// A seat at the table, numbered 0, 1, 2 in turn order.

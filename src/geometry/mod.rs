@@ -202,7 +202,7 @@ impl Geometry {
 
     #[inline(always)]
     fn entry(&self, cell: Cell) -> &CellTable {
-        &self.table[cell.index() % MAX_CELLS]
+        &self.table[cell.slot()]
     }
 
     /// Number of cells.
@@ -346,7 +346,7 @@ impl Geometry {
             return Bitboard::EMPTY;
         };
         let mut blocked = Bitboard::EMPTY;
-        for step in &table[from.index() % MAX_CELLS] {
+        for step in &table[from.slot()] {
             if (step.between & occupied) == step.between {
                 blocked |= step.target;
             }
@@ -361,7 +361,7 @@ impl Geometry {
         let Some(table) = &self.pass_steps else {
             return Bitboard::EMPTY;
         };
-        table[from.index() % MAX_CELLS]
+        table[from.slot()]
             .iter()
             .find(|step| step.target.has(to))
             .map_or(Bitboard::EMPTY, |step| step.between)
@@ -371,14 +371,14 @@ impl Geometry {
     /// joining them (empty if `to` is not on such a ray).
     #[inline(always)]
     pub fn between(&self, class: SliderClass, from: Cell, to: Cell) -> Bitboard {
-        self.between[class as usize][from.index() % MAX_CELLS][to.index() % MAX_CELLS]
+        self.between[class as usize][from.slot()][to.slot()]
     }
 
     /// The cells passed between by the steps of the ray of `class` from `from`
     /// to `to` (passing rule; empty on boards without it).
     #[inline(always)]
     pub fn line_passes(&self, class: SliderClass, from: Cell, to: Cell) -> Bitboard {
-        self.line_passes[class as usize][from.index() % MAX_CELLS][to.index() % MAX_CELLS]
+        self.line_passes[class as usize][from.slot()][to.slot()]
     }
 
     /// Whether a slider of `class` on `from` reaches `to`, a cell of its

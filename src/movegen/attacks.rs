@@ -4,7 +4,7 @@
 use crate::bitboard::Bitboard;
 use crate::geometry::SliderClass;
 use crate::position::Position;
-use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, PieceKind, PlayerSet};
+use crate::types::{Army, Cell, MAX_PLAYERS, PieceKind, PlayerSet};
 
 /// The pieces that attack, sorted by how they attack. Built once per node
 /// for the opponents of the player to move.
@@ -153,7 +153,7 @@ impl Position {
     pub fn attackers_of(&self, cell: Cell, occupied: Bitboard, by: &Attackers) -> Bitboard {
         let game = self.game();
         let g = &game.geometry;
-        if (game.attack_sources[cell.index() % MAX_CELLS] & by.all).is_empty() {
+        if (game.attack_sources[cell.slot()] & by.all).is_empty() {
             return Bitboard::EMPTY;
         }
         let mut found = self.non_slider_attackers_of(cell, occupied, by);
@@ -215,7 +215,7 @@ impl Position {
         let game = self.game();
         let g = &game.geometry;
         let live = !ignore;
-        if (game.attack_sources[cell.index() % MAX_CELLS] & by.all() & live).is_empty() {
+        if (game.attack_sources[cell.slot()] & by.all() & live).is_empty() {
             return false;
         }
         if (g.knight(cell) & by.knights() & live).nonempty() {

@@ -549,7 +549,7 @@ impl Position {
                     continue;
                 }
                 let reach = if cx.known.cells.has(from) {
-                    cx.known.reach[from.index() % MAX_CELLS]
+                    cx.known.reach[from.slot()]
                 } else {
                     self.reach(kind, from, occupied)
                 };
@@ -657,7 +657,7 @@ impl Position {
             let Some(entry) = entry else { continue };
             if owner == mover.index()
                 || occupied.has(entry.skipped)
-                || (game.pawn_capture_sources[entry.skipped.index() % MAX_CELLS] & pawns).is_empty()
+                || (game.pawn_capture_sources[entry.skipped.slot()] & pawns).is_empty()
             {
                 continue;
             }

@@ -138,9 +138,9 @@ fn quiet_gain_bounds(
                 } else {
                     game.empty_board_reach(kind, from)
                 };
-                let before = squares[from.index() % MAX_CELLS];
-                if let Some(best) = targets.map(|to| squares[to.index() % MAX_CELLS]).max() {
-                    bounds[piece.index()][from.index() % MAX_CELLS] = best - before;
+                let before = squares[from.slot()];
+                if let Some(best) = targets.map(|to| squares[to.slot()]).max() {
+                    bounds[piece.index()][from.slot()] = best - before;
                 }
             }
         }
@@ -231,7 +231,7 @@ impl EvalTables {
     /// pawn, its progress.
     #[inline(always)]
     pub fn piece_square(&self, piece: Piece, cell: Cell) -> i32 {
-        self.piece_squares[piece.index()][cell.index() % MAX_CELLS]
+        self.piece_squares[piece.index()][cell.slot()]
     }
 
     /// The most any quiet move of `piece` from `cell` can gain on
@@ -239,7 +239,7 @@ impl EvalTables {
     /// static move choice skip pieces that cannot beat its best move.
     #[inline(always)]
     pub fn quiet_gain_bound(&self, piece: Piece, cell: Cell) -> i32 {
-        self.quiet_gain_bounds[piece.index()][cell.index() % MAX_CELLS]
+        self.quiet_gain_bounds[piece.index()][cell.slot()]
     }
 }
 
@@ -422,7 +422,7 @@ impl ReachCache {
         for p in players.iter() {
             own[p.index()] = pos.pieces_of(p);
             if let Some(k) = pos.king_of(p) {
-                zones[p.index()] = t.king_zone[k.index() % MAX_CELLS];
+                zones[p.index()] = t.king_zone[k.slot()];
             }
         }
         self.update_with(
@@ -440,7 +440,7 @@ impl ReachCache {
             let (zone_a, zone_b) = (zones[a], zones[b]);
             let (mut mobility, mut attacks_a, mut attacks_b) = (0, 0, 0);
             (officers & own[p]).for_each(|from| {
-                let slot = from.index() % MAX_CELLS;
+                let slot = from.slot();
                 let reach = self.reach[slot];
                 mobility += self.weight[slot] * (reach & !own[p]).count() as i32;
                 if (reach & (zone_a | zone_b)).nonempty() {
@@ -495,7 +495,7 @@ impl ReachCache {
     /// `occupied`: none of the watched cells changed since.
     #[inline(always)]
     fn holding(&self, kind: usize, from: Cell, occupied: Bitboard) -> Option<(Bitboard, Bitboard)> {
-        let slot = from.index() % MAX_CELLS;
+        let slot = from.slot();
         let watched = self.watched[slot];
         (self.stored[kind].has(from) && (watched & (occupied ^ self.occupied)).is_empty())
             .then(|| (self.reach[slot], watched))
@@ -523,7 +523,7 @@ impl ReachCache {
                     acc | (pos.kind(kind) & stored)
                 });
             (kept_sliders & in_game_pieces).for_each(|from| {
-                if (self.watched[from.index() % MAX_CELLS] & changed).nonempty() {
+                if (self.watched[from.slot()] & changed).nonempty() {
                     moved_around = moved_around.with(from);
                 }
             });
@@ -534,9 +534,9 @@ impl ReachCache {
             for from in stale {
                 let (reach, watched) = donor(i, from, occupied)
                     .unwrap_or_else(|| officer_reach_watched(pos, kind, from, occupied));
-                self.reach[from.index() % MAX_CELLS] = reach;
-                self.watched[from.index() % MAX_CELLS] = watched;
-                self.weight[from.index() % MAX_CELLS] = MOBILITY[kind.index()];
+                self.reach[from.slot()] = reach;
+                self.watched[from.slot()] = watched;
+                self.weight[from.slot()] = MOBILITY[kind.index()];
             }
             self.stored[i] = pieces;
         }

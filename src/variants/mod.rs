@@ -13,7 +13,7 @@ pub mod trichess;
 use crate::bitboard::Bitboard;
 use crate::geometry::{Geometry, PerCell, SliderClass, per_cell};
 use crate::position::zobrist::Zobrist;
-use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, PieceKind, Player};
+use crate::types::{Army, Cell, MAX_PLAYERS, PieceKind, Player};
 use std::sync::OnceLock;
 
 /// The game ids of the rule book.
@@ -225,7 +225,7 @@ impl PawnTables {
     /// The moves from `cell`.
     #[inline(always)]
     pub fn at(&self, cell: Cell) -> &PawnCell {
-        &self.cells[cell.index() % MAX_CELLS]
+        &self.cells[cell.slot()]
     }
 }
 
@@ -429,7 +429,7 @@ impl Game {
     /// The king's targets from `cell` on an empty board.
     #[inline(always)]
     pub fn king_steps(&self, cell: Cell) -> Bitboard {
-        self.king_steps[cell.index() % MAX_CELLS]
+        self.king_steps[cell.slot()]
     }
 
     /// The cells a non-pawn piece of `kind` on `from` reaches on an empty
