@@ -43,6 +43,16 @@ pub const fn qr(q: i32, r: i32) -> Point<2> {
     [r, q]
 }
 
+/// How a hex board's diagonals move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Diagonals {
+    /// A diagonal step goes whatever stands beside it (Hexenschach).
+    Free,
+    /// A diagonal step passes between two cells and is blocked when both
+    /// are occupied (Dreierschach's passing rule).
+    PassBetween,
+}
+
 /// A hexagonal board: files `a..`, ranks `1..`, cells where
 /// `0 <= q, r <= last` and `low <= q - r <= high`.
 pub struct HexBoard {
@@ -83,9 +93,10 @@ impl HexBoard {
         format!("{}{}", (b'a' + q as u8) as char, r + 1)
     }
 
-    /// The board's moves for the table builder. With `passing_rule`, every
-    /// diagonal step carries the two cells it passes between.
-    pub fn shape(&self, passing_rule: bool) -> BoardShape {
+    /// The board's moves for the table builder, its diagonals as `diagonals`
+    /// says (under the passing rule every diagonal step carries the two
+    /// cells it passes between).
+    pub fn shape(&self, diagonals: Diagonals) -> BoardShape {
         let l = &self.lattice;
         let straight: Vec<Vec<_>> = l
             .cells()
@@ -102,7 +113,8 @@ impl HexBoard {
                 (0..6)
                     .filter_map(|i| {
                         let ((dq, dr), a, b) = diagonal(i);
-                        let passes = passing_rule.then_some((qr(a.0, a.1), qr(b.0, b.1)));
+                        let passes = (diagonals == Diagonals::PassBetween)
+                            .then_some((qr(a.0, a.1), qr(b.0, b.1)));
                         l.ray(c, qr(dq, dr), passes)
                     })
                     .collect()
@@ -141,7 +153,7 @@ mod tests {
     fn hexenschach_has_61_cells_and_12_bat_leaps_from_the_centre() {
         let b = HexBoard::new(8, -4, 4);
         assert_eq!(b.lattice.points().len(), 61);
-        let g = Geometry::build(b.shape(false));
+        let g = Geometry::build(b.shape(Diagonals::Free));
         let e5 = g.cell("e5").unwrap();
         assert_eq!(g.knight(e5).count(), 12);
         assert_eq!(g.steps(SliderClass::Straight, e5).count(), 6);
@@ -152,7 +164,7 @@ mod tests {
     #[test]
     fn passing_rule_blocks_a_diagonal_step_between_two_pieces() {
         let b = HexBoard::new(12, -5, 7);
-        let g = Geometry::build(b.shape(true));
+        let g = Geometry::build(b.shape(Diagonals::PassBetween));
         assert!(!g.exact_lines());
         let (e5, f5, f6, g6) = ["e5", "f5", "f6", "g6"].map(|n| g.cell(n).unwrap()).into();
         // e5 + (2,1) = g6, passing between f5 = e5+(1,0) and f6 = e5+(1,1).
@@ -168,7 +180,7 @@ mod tests {
 
     #[test]
     fn every_diagonal_under_the_passing_rule_is_reached_without_a_walk() {
-        let g = Geometry::build(HexBoard::new(12, -5, 7).shape(true));
+        let g = Geometry::build(HexBoard::new(12, -5, 7).shape(Diagonals::PassBetween));
         let diagonal = SliderClass::Diagonal as usize;
         assert!(g.segments[diagonal].is_empty());
         // Every ray is part of a line, and opposite rays share one where

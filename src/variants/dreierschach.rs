@@ -8,7 +8,7 @@ use super::{
     Castling, CastlingSide, DoubleStep, EnPassantRule, Game, PawnTables, Variant, cell_set,
 };
 use crate::bitboard::Bitboard;
-use crate::geometry::hex::HexBoard;
+use crate::geometry::hex::{Diagonals, HexBoard};
 use crate::geometry::{Geometry, SliderClass};
 use crate::position::Position;
 use crate::rules::{EndReason, Outcome};
@@ -88,7 +88,7 @@ const DRAW_POINTS: f64 = 1.0;
 /// Builds the game's tables.
 pub fn build() -> Game {
     let board = HexBoard::new(LAST, DIFF_RANGE.0, DIFF_RANGE.1);
-    let geometry = Geometry::build(board.shape(true));
+    let geometry = Geometry::build(board.shape(Diagonals::PassBetween));
     let cells = |names: &str| -> Vec<Cell> {
         names
             .split_whitespace()

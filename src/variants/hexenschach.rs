@@ -8,7 +8,7 @@ use super::{
     Castling, CastlingSide, DeadMaterial, EnPassantRule, Game, PawnTables, Variant, cell_set,
 };
 use crate::bitboard::Bitboard;
-use crate::geometry::hex::HexBoard;
+use crate::geometry::hex::{Diagonals, HexBoard};
 use crate::geometry::{Geometry, SliderClass};
 use crate::movegen::MoveSink;
 use crate::moves::Move;
@@ -72,7 +72,7 @@ const PHASE_A_PLAYERS: usize = 3;
 /// Builds the game's tables.
 pub fn build() -> Game {
     let board = HexBoard::new(LAST, DIFF_RANGE.0, DIFF_RANGE.1);
-    let geometry = Geometry::build(board.shape(false));
+    let geometry = Geometry::build(board.shape(Diagonals::Free));
     let cell = |name: &str| geometry.cell(name).expect("a Hexenschach cell");
     let pawns = TOADS
         .iter()
