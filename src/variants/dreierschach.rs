@@ -61,22 +61,64 @@ const BASELINES: [&str; 3] = [
     "m6 m7 m8 m9 m10 m11 m12 m13",
 ];
 
-/// Castlings: army, side, king from → to, rook from → to, cells between king and rook.
-const CASTLINGS: [(usize, CastlingSide, &str, &str, &str, &str, &str); 6] = [
-    (0, CastlingSide::Right, "d1", "g1", "h1", "f1", "e1 f1 g1"),
-    (0, CastlingSide::Left, "d1", "b1", "a1", "c1", "b1 c1"),
-    (1, CastlingSide::Right, "e10", "b7", "a6", "c8", "d9 c8 b7"),
-    (1, CastlingSide::Left, "e10", "g12", "h13", "f11", "f11 g12"),
-    (
-        2,
-        CastlingSide::Right,
-        "m9",
-        "m12",
-        "m13",
-        "m11",
-        "m10 m11 m12",
-    ),
-    (2, CastlingSide::Left, "m9", "m7", "m6", "m8", "m7 m8"),
+/// A castling of the rule book, by the names of its cells.
+struct CastlingCells {
+    /// The castling army.
+    army: usize,
+    /// Which rook.
+    side: CastlingSide,
+    /// The king's cell before and after.
+    king: (&'static str, &'static str),
+    /// The rook's cell before and after.
+    rook: (&'static str, &'static str),
+    /// The cells between king and rook, which must be empty and unattacked.
+    between: &'static str,
+}
+
+/// Every army's two castlings.
+const CASTLINGS: [CastlingCells; 6] = [
+    CastlingCells {
+        army: 0,
+        side: CastlingSide::Right,
+        king: ("d1", "g1"),
+        rook: ("h1", "f1"),
+        between: "e1 f1 g1",
+    },
+    CastlingCells {
+        army: 0,
+        side: CastlingSide::Left,
+        king: ("d1", "b1"),
+        rook: ("a1", "c1"),
+        between: "b1 c1",
+    },
+    CastlingCells {
+        army: 1,
+        side: CastlingSide::Right,
+        king: ("e10", "b7"),
+        rook: ("a6", "c8"),
+        between: "d9 c8 b7",
+    },
+    CastlingCells {
+        army: 1,
+        side: CastlingSide::Left,
+        king: ("e10", "g12"),
+        rook: ("h13", "f11"),
+        between: "f11 g12",
+    },
+    CastlingCells {
+        army: 2,
+        side: CastlingSide::Right,
+        king: ("m9", "m12"),
+        rook: ("m13", "m11"),
+        between: "m10 m11 m12",
+    },
+    CastlingCells {
+        army: 2,
+        side: CastlingSide::Left,
+        king: ("m9", "m7"),
+        rook: ("m6", "m8"),
+        between: "m7 m8",
+    },
 ];
 
 /// Points of a finished game: the winner of a mate 3, the third player 1,
@@ -128,21 +170,20 @@ pub fn build() -> Game {
 
     let castlings = CASTLINGS
         .iter()
-        .map(
-            |&(army, side, king_from, king_to, rook_from, rook_to, between)| {
-                let between = cell_set(cells(between));
-                Castling {
-                    army: Army::new(army),
-                    side,
-                    king_from: cells(king_from)[0],
-                    king_to: cells(king_to)[0],
-                    rook_from: cells(rook_from)[0],
-                    rook_to: cells(rook_to)[0],
-                    must_be_empty: between,
-                    must_be_safe: between,
-                }
-            },
-        )
+        .map(|c| {
+            let cell = |name: &str| cells(name)[0];
+            let between = cell_set(cells(c.between));
+            Castling {
+                army: Army::new(c.army),
+                side: c.side,
+                king_from: cell(c.king.0),
+                king_to: cell(c.king.1),
+                rook_from: cell(c.rook.0),
+                rook_to: cell(c.rook.1),
+                must_be_empty: between,
+                must_be_safe: between,
+            }
+        })
         .collect();
 
     let rows = (0..=LAST)
