@@ -165,11 +165,7 @@ impl DatagenArgs {
             nodes: self.nodes,
             seed: self.seed,
         };
-        let mut pool = rayon::ThreadPoolBuilder::new();
-        if let Some(threads) = self.threads {
-            pool = pool.num_threads(threads);
-        }
-        let pool = pool.build().map_err(|why| format!("threads: {why}"))?;
+        let pool = thread_pool(self.threads)?;
         let mut out: Box<dyn Write + Send> = match &self.output {
             Some(path) => Box::new(BufWriter::new(
                 std::fs::File::create(path)
@@ -247,6 +243,16 @@ const MAX_BOOK_MARGIN: i32 = 10_000;
 /// Random plies per player of `triskel book`'s walks, by default.
 const DEFAULT_BOOK_PLIES_PER_PLAYER: usize = 4;
 
+/// A pool of `threads` threads (`None`: one per logical CPU) for the
+/// commands that play or judge games in parallel.
+fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = threads {
+        pool = pool.num_threads(threads);
+    }
+    pool.build().map_err(|why| format!("threads: {why}"))
+}
+
 /// The playable game of a `--variant` argument.
 fn playable_variant(id: &str) -> Result<Variant, String> {
     Variant::from_id(id)
@@ -271,11 +277,7 @@ impl BookArgs {
             margin: self.margin,
             seed: self.seed,
         };
-        let mut pool = rayon::ThreadPoolBuilder::new();
-        if let Some(threads) = self.threads {
-            pool = pool.num_threads(threads);
-        }
-        let pool = pool.build().map_err(|why| format!("threads: {why}"))?;
+        let pool = thread_pool(self.threads)?;
         let started = Instant::now();
         let book = pool.install(|| {
             make_book(&recipe, &mut |kept, tried| {
