@@ -28,6 +28,12 @@ const NULL_MOVE_DEPTH: i32 = 3;
 /// Depth a null move is searched less by, plus one per this many plies.
 const NULL_MOVE_REDUCTION: i32 = 2;
 const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
+/// Deepest remaining depth at which reverse futility pruning trusts the
+/// static evaluation.
+const REVERSE_FUTILITY_DEPTH: i32 = 6;
+/// Margin per ply of remaining depth by which the static evaluation must
+/// exceed beta for reverse futility pruning.
+const REVERSE_FUTILITY_MARGIN: i32 = 80;
 /// First aspiration window half-width.
 const ASPIRATION: i32 = 30;
 /// Depth from which aspiration windows are used.
@@ -800,10 +806,20 @@ impl<'a> Worker<'a> {
             return score;
         }
         let in_check = self.pos.in_check();
+        let two_sides = self.pos.state().in_game.count() == 2;
+        if !pv_node && !in_check && two_sides && depth <= REVERSE_FUTILITY_DEPTH {
+            // Reverse futility: far enough above beta, a quiet position
+            // keeps its lead over the few plies left.
+            let static_eval = self.side_eval(alpha, beta, true);
+            if static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta && static_eval < DECIDED_SCORE
+            {
+                return static_eval;
+            }
+        }
         if !pv_node
             && !in_check
             && depth >= NULL_MOVE_DEPTH
-            && self.pos.state().in_game.count() == 2
+            && two_sides
             && self.has_pieces_to_move()
             && self.for_side(self.root_value(eval::evaluate_fast_from(&self.pos, &self.psq)))
                 >= beta
