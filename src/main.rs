@@ -542,30 +542,40 @@ fn run_render(
     settings: &[String],
 ) -> Result<(), String> {
     let size = render::check_size(size).map_err(|why| format!("--size: {why}"))?;
-    let options = engine_options(variant, settings)?;
+    let options = engine_options(variant, None, settings)?;
     let (pos, last_move) =
         render::position_and_last_move(options.variant(), options.after_mate(), fen, moves)?;
     let arrows = render::parse_arrows(&pos, arrows.unwrap_or_default())
         .map_err(|why| format!("--arrows: {why}"))?;
     let marks = render::Marks { last_move, arrows };
-    println!("{}", render::svg(&pos, size, &marks));
+    Output::stdout().line(&render::svg(&pos, size, &marks));
     Ok(())
 }
 
 /// `triskel geometry`.
 fn run_geometry(variant: &str, size: u32) -> Result<(), String> {
     let size = render::check_size(size).map_err(|why| format!("--size: {why}"))?;
-    let options = engine_options(variant, &[])?;
-    println!("{}", render::json::geometry(options.variant().game(), size));
+    let options = engine_options(variant, None, &[])?;
+    Output::stdout().line(&render::json::geometry(options.variant().game(), size));
     Ok(())
 }
 
-/// The options of `--variant` and `--option NAME=VALUE` arguments.
-fn engine_options(variant: &str, settings: &[String]) -> Result<Options, String> {
+/// The options of `--variant`, `--threads` and `--option NAME=VALUE`
+/// arguments, set in this order.
+fn engine_options(
+    variant: &str,
+    threads: Option<usize>,
+    settings: &[String],
+) -> Result<Options, String> {
     let mut options = Options::default();
     options
         .set(UCI_VARIANT, Some(variant))
         .map_err(|why| format!("--variant: {why}"))?;
+    if let Some(threads) = threads {
+        options
+            .set(THREADS, Some(&threads.to_string()))
+            .map_err(|why| format!("--threads: {why}"))?;
+    }
     for setting in settings {
         let (name, value) = setting
             .split_once('=')
@@ -587,12 +597,7 @@ fn run_perft(
     threads: Option<usize>,
     settings: &[String],
 ) -> Result<(), String> {
-    let mut options = engine_options(variant, settings)?;
-    if let Some(threads) = threads {
-        options
-            .set(THREADS, Some(&threads.to_string()))
-            .map_err(|why| format!("--threads: {why}"))?;
-    }
+    let options = engine_options(variant, threads, settings)?;
     let pos = build_position(options.variant(), options.after_mate(), fen, moves)?;
     let start = Instant::now();
     let counts = perft::divide(&pos, depth, options.threads());
