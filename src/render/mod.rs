@@ -1,9 +1,8 @@
 //! Positions drawn as SVG pictures, and boards described as JSON for GUI
 //! authors (`triskel render`, `triskel geometry` and the protocol's `render`
-//! and `geometry`). Everything is drawn from the board's
-//! [`Picture`](crate::geometry::picture::Picture), computed from its
-//! coordinates when the board is built: no board is drawn by hand, and
-//! nothing here knows which game it draws.
+//! and `geometry`). Everything is drawn from the board's [`Picture`],
+//! computed from its coordinates when the board is built: no board is drawn
+//! by hand, and nothing here knows which game it draws.
 
 pub mod json;
 
