@@ -174,14 +174,13 @@ mod tests {
 
     #[test]
     fn a_picture_is_moved_inside_its_margin() {
+        let close = |a: Point, b: Point| (a[0] - b[0]).abs() + (a[1] - b[1]).abs() < 1e-12;
         let cells = vec![CellShape::new(unit_square(-3.0, 5.0), 0, None)];
         let p = Picture::new(cells, &["#fff"], Vec::new(), false);
-        assert_eq!(p.cells[0].outline[0], [MARGIN, MARGIN]);
-        assert_eq!(p.cells[0].centre, [MARGIN + 0.5, MARGIN + 0.5]);
-        assert_eq!(
-            (p.width, p.height),
-            (1.0 + 2.0 * MARGIN, 1.0 + 2.0 * MARGIN)
-        );
+        assert!(close(p.cells[0].outline[0], [MARGIN, MARGIN]));
+        assert!(close(p.cells[0].centre, [MARGIN + 0.5, MARGIN + 0.5]));
+        let side = 1.0 + 2.0 * MARGIN;
+        assert!(close([p.width, p.height], [side, side]));
         assert!((p.cells[0].inner_radius - 0.5).abs() < 1e-12);
     }
 
