@@ -12,6 +12,7 @@ pub mod number;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod render;
 pub mod rules;
 pub mod search;
 pub mod tournament;

@@ -1,6 +1,7 @@
 //! The `triskel` command: without a subcommand, the engine's protocol on
 //! stdin/stdout (protocol.md); `perft` and `bench` for testing and timing;
-//! `match` for measuring playing strength; `book` for making its openings.
+//! `match` for measuring playing strength; `book` for making its openings;
+//! `render` and `geometry` for pictures of the boards.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::{BufWriter, Write};
@@ -17,6 +18,7 @@ use triskel::protocol::go::MAX_PERFT_DEPTH;
 use triskel::protocol::options::{Options, THREADS, UCI_VARIANT, max_threads};
 use triskel::protocol::setup::build_position;
 use triskel::protocol::{self, Output, perft_lines};
+use triskel::render;
 use triskel::rules::format_points;
 use triskel::search::MAX_DEPTH;
 use triskel::tournament::adjudication::{
@@ -104,6 +106,38 @@ enum Command {
     /// Play a match between player configurations and print the points table.
     #[command(after_help = match_help())]
     Match(Box<MatchArgs>),
+    /// Draw a position as an SVG picture (on standard output).
+    Render {
+        /// Game id (see `uci` for the list).
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// Draw this position (position format, or standard FEN for chess)
+        /// instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Play these moves first; the last one is highlighted.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Arrows to draw, as moves separated by commas (`e2e4,e7e5`).
+        #[arg(long)]
+        arrows: Option<String>,
+        /// Width of the picture in pixels.
+        #[arg(long, default_value_t = render::DEFAULT_SIZE)]
+        size: u32,
+        /// Set an engine option, e.g. `AfterMate=inherit` (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
+    /// Print a board's cells, outlines and colours as JSON, in the pixels
+    /// of the picture `render` draws at the same size.
+    Geometry {
+        /// Game id (see `uci` for the list).
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// Width of the picture in pixels.
+        #[arg(long, default_value_t = render::DEFAULT_SIZE)]
+        size: u32,
+    },
     /// Make a balanced opening book (tfen, on standard output): random
     /// walks from the start position kept where a search to a fixed depth
     /// scores every player within a margin of even.
@@ -469,6 +503,22 @@ fn main() -> ExitCode {
             &options,
         ),
         Some(Command::Bench { depth, threads }) => run_bench(depth, threads),
+        Some(Command::Render {
+            variant,
+            fen,
+            moves,
+            arrows,
+            size,
+            options,
+        }) => run_render(
+            &variant,
+            fen.as_deref(),
+            &moves,
+            arrows.as_deref(),
+            size,
+            &options,
+        ),
+        Some(Command::Geometry { variant, size }) => run_geometry(&variant, size),
         Some(Command::Match(args)) => args.run(),
         Some(Command::Book(args)) => args.run(),
         Some(Command::Datagen(args)) => args.run(),
@@ -482,16 +532,41 @@ fn main() -> ExitCode {
     }
 }
 
-/// `triskel perft`.
-fn run_perft(
+/// `triskel render`.
+fn run_render(
     variant: &str,
-    depth: u32,
     fen: Option<&str>,
     moves: &[String],
-    divide: bool,
-    threads: Option<usize>,
+    arrows: Option<&str>,
+    size: u32,
     settings: &[String],
 ) -> Result<(), String> {
+    let size = render::check_size(size).map_err(|why| format!("--size: {why}"))?;
+    let options = engine_options(variant, None, settings)?;
+    let (pos, last_move) =
+        render::position_and_last_move(options.variant(), options.after_mate(), fen, moves)?;
+    let arrows = render::parse_arrows(&pos, arrows.unwrap_or_default())
+        .map_err(|why| format!("--arrows: {why}"))?;
+    let marks = render::Marks { last_move, arrows };
+    Output::stdout().line(&render::svg(&pos, size, &marks));
+    Ok(())
+}
+
+/// `triskel geometry`.
+fn run_geometry(variant: &str, size: u32) -> Result<(), String> {
+    let size = render::check_size(size).map_err(|why| format!("--size: {why}"))?;
+    let options = engine_options(variant, None, &[])?;
+    Output::stdout().line(&render::json::geometry(options.variant().game(), size));
+    Ok(())
+}
+
+/// The options of `--variant`, `--threads` and `--option NAME=VALUE`
+/// arguments, set in this order.
+fn engine_options(
+    variant: &str,
+    threads: Option<usize>,
+    settings: &[String],
+) -> Result<Options, String> {
     let mut options = Options::default();
     options
         .set(UCI_VARIANT, Some(variant))
@@ -509,6 +584,20 @@ fn run_perft(
             .set(name.trim(), Some(value.trim()))
             .map_err(|why| format!("--option {setting}: {why}"))?;
     }
+    Ok(options)
+}
+
+/// `triskel perft`.
+fn run_perft(
+    variant: &str,
+    depth: u32,
+    fen: Option<&str>,
+    moves: &[String],
+    divide: bool,
+    threads: Option<usize>,
+    settings: &[String],
+) -> Result<(), String> {
+    let options = engine_options(variant, threads, settings)?;
     let pos = build_position(options.variant(), options.after_mate(), fen, moves)?;
     let start = Instant::now();
     let counts = perft::divide(&pos, depth, options.threads());

@@ -3,6 +3,7 @@
 //! by the inequalities of their rule files.
 
 use super::lattice::{Lattice, Point};
+use super::picture::{CellShape, Picture, THREE_SHADES};
 use super::{BoardShape, SliderClass};
 use crate::types::Cell;
 
@@ -128,7 +129,35 @@ impl HexBoard {
             names: l.cells().map(|c| self.name(c)).collect(),
             rays,
             knight: l.cells().map(|c| l.leaps(c, &knight)).collect(),
+            picture: self.picture(),
         }
+    }
+
+    /// The board as drawn: pointy-top hexagons one unit apart, rank 1 at
+    /// the bottom, each cell named, in the three colours `(q + r) mod 3`
+    /// (a diagonal step keeps the colour).
+    pub fn picture(&self) -> Picture {
+        let half_height = 3f64.sqrt() / 2.0;
+        let radius = 1.0 / 3f64.sqrt();
+        let cells = self
+            .lattice
+            .cells()
+            .map(|c| {
+                let (q, r) = self.coords(c);
+                let centre = [q as f64 - r as f64 / 2.0, -(r as f64) * half_height];
+                let outline = (0..6)
+                    .map(|k| {
+                        let angle = (30.0 + 60.0 * k as f64).to_radians();
+                        [
+                            centre[0] + radius * angle.cos(),
+                            centre[1] + radius * angle.sin(),
+                        ]
+                    })
+                    .collect();
+                CellShape::new(outline, (q + r).rem_euclid(3) as usize, None)
+            })
+            .collect();
+        Picture::new(cells, &THREE_SHADES, Vec::new(), true)
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod hex;
 pub mod lattice;
+pub mod picture;
 pub mod pyramid;
 pub mod rays;
 pub mod sections;
@@ -15,6 +16,7 @@ pub mod square;
 use crate::bitboard::Bitboard;
 use crate::types::{Cell, MAX_CELLS};
 use ahash::AHashMap;
+use picture::Picture;
 use rays::{Compiled, PassingLine, RayNode, RayPair, Segment};
 
 /// The two families of slider directions: rook-like and bishop-like.
@@ -40,6 +42,8 @@ pub struct BoardShape {
     pub rays: [Vec<Vec<RayNode>>; 2],
     /// Knight targets of each cell.
     pub knight: Vec<Bitboard>,
+    /// How the board is drawn.
+    pub picture: Picture,
 }
 
 /// Most diagonal steps a cell has under the passing rule (the hex boards' six).
@@ -105,6 +109,7 @@ pub struct Geometry {
     between: [PairTable; 2],
     line_passes: [PairTable; 2],
     unique_paths: bool,
+    picture: Picture,
 }
 
 impl Geometry {
@@ -112,6 +117,7 @@ impl Geometry {
     pub fn build(shape: BoardShape) -> Geometry {
         let n = shape.names.len();
         assert!(n <= MAX_CELLS, "a board has at most {MAX_CELLS} cells");
+        assert_eq!(shape.picture.cells.len(), n, "one drawn shape per cell");
         let cells = Bitboard::first_cells(n);
         let mut segments: [Vec<Segment>; 2] = Default::default();
         let mut pairs: [Vec<RayPair>; 2] = Default::default();
@@ -197,6 +203,7 @@ impl Geometry {
             between,
             line_passes,
             unique_paths,
+            picture: shape.picture,
         }
     }
 
@@ -228,6 +235,11 @@ impl Geometry {
             return None;
         }
         self.lookup.get(&name.to_ascii_lowercase()).copied()
+    }
+
+    /// How the board is drawn.
+    pub fn picture(&self) -> &Picture {
+        &self.picture
     }
 
     /// Length of the longest cell name.

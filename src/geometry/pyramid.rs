@@ -2,6 +2,8 @@
 //! with `l <= file, rank <= 7 - l`.
 
 use super::lattice::{Lattice, Point};
+use super::picture::{CellShape, LIGHT_AND_DARK, Label, Picture, unit_square};
+use super::square::{LABEL_OFFSET, dark_if_even};
 use super::{BoardShape, SliderClass};
 use crate::types::Cell;
 
@@ -10,6 +12,9 @@ pub const LEVELS: i32 = 4;
 
 /// Side length of level 1.
 pub const SIDE: i32 = 8;
+
+/// Room between two levels side by side, in cells.
+const LEVEL_GAP: f64 = 1.0;
 
 /// A step `(df, dr, dl)` of the rule book as a lattice point `[dl, dr, df]`.
 pub const fn frl(df: i32, dr: i32, dl: i32) -> Point<3> {
@@ -119,7 +124,37 @@ impl PyramidBoard {
             names: l.cells().map(|c| self.name(c)).collect(),
             rays: all_rays,
             knight: l.cells().map(|c| l.leaps(c, &leaps)).collect(),
+            picture: self.picture(),
         }
+    }
+
+    /// The levels side by side from level 1 on the left, each centred on
+    /// the height of level 1 as it stands over it, each cell named (the
+    /// colour `(f + r) mod 2` as on level 1).
+    pub fn picture(&self) -> Picture {
+        let side = |level: i32| (SIDE - 2 * level) as f64;
+        let left = |level: i32| (0..level).map(|l| side(l) + LEVEL_GAP).sum::<f64>();
+        let cells = self
+            .lattice
+            .cells()
+            .map(|c| {
+                let (level, file, rank) = self.coords(c);
+                let x = left(level) + (file - level) as f64;
+                let y = (SIDE - 1 - rank) as f64;
+                CellShape::new(
+                    unit_square(x, y),
+                    dark_if_even(file + rank),
+                    Some(level as u8 + 1),
+                )
+            })
+            .collect();
+        let labels = (0..LEVELS)
+            .map(|level| Label {
+                text: format!("level {}", level + 1),
+                at: [left(level) + side(level) / 2.0, level as f64 - LABEL_OFFSET],
+            })
+            .collect();
+        Picture::new(cells, &LIGHT_AND_DARK, labels, true)
     }
 }
 

@@ -5,7 +5,9 @@
 //! direction flips once they leave their own section. Only the rule of which
 //! neighbour a column leads into differs between the two boards.
 
+use super::picture::{CellShape, LIGHT_AND_DARK, Picture, Point, bilinear, rotate};
 use super::rays::RayNode;
+use super::square::dark_if_even;
 use super::{BoardShape, SliderClass};
 use crate::bitboard::Bitboard;
 use crate::types::Cell;
@@ -276,6 +278,97 @@ impl SectionBoard {
             names,
             rays,
             knight: cells.iter().map(|&c| self.knight_targets(c)).collect(),
+            picture: self.picture(),
+        }
+    }
+
+    /// The board as drawn: a regular hexagon with side [`COLUMNS`] cut into
+    /// six quadrilaterals of 4×4 cells that meet at the middle. Section 0's
+    /// back rank is the bottom edge, column 1 on the left; its columns 1–4
+    /// and 5–8 each fill the quadrilateral between the edge, the middle and
+    /// the midpoints of the neighbouring edges, so that row 4 of one section
+    /// runs along row 4 of the neighbour its columns lead into. The other
+    /// sections are the same turned by 120°: the left neighbour clockwise.
+    /// Each back rank's column 1 is dark, as a1 is in chess.
+    pub fn picture(&self) -> Picture {
+        let r = COLUMNS as f64;
+        let h = r * 3f64.sqrt() / 2.0;
+        let middle: Point = [0.0, 0.0];
+        let bottom_left = [-r / 2.0, h];
+        let bottom_right = [r / 2.0, h];
+        let bottom_middle = [0.0, h];
+        let left_middle = [-3.0 * r / 4.0, h / 2.0];
+        let right_middle = [3.0 * r / 4.0, h / 2.0];
+        // Corners at (column edge, row edge) = (0, 0), (4, 0), (4, 4), (0, 4).
+        let halves = [
+            [bottom_left, bottom_middle, middle, left_middle],
+            [bottom_middle, bottom_right, right_middle, middle],
+        ];
+        let half_width = COLUMNS / 2;
+        let turn = -2.0 * std::f64::consts::PI / SECTIONS as f64;
+        let cells = (0..Self::CELLS)
+            .map(|i| {
+                let (section, x, y) = self.coords(Cell::new(i as u8));
+                let quad = halves[((x - 1) / half_width) as usize];
+                let column = ((x - 1) % half_width) as f64;
+                let (u0, u1) = (
+                    column / half_width as f64,
+                    (column + 1.0) / half_width as f64,
+                );
+                let (v0, v1) = ((y - 1) as f64 / ROWS as f64, y as f64 / ROWS as f64);
+                let outline = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)]
+                    .into_iter()
+                    .map(|(u, v)| rotate(bilinear(quad, u, v), middle, turn * section as f64))
+                    .collect();
+                CellShape::new(outline, dark_if_even(x + y), None)
+            })
+            .collect();
+        Picture::new(cells, &LIGHT_AND_DARK, Vec::new(), true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether two outlines share a side (two corners in common).
+    fn share_a_side(a: &[Point], b: &[Point]) -> bool {
+        let close = |p: &Point, q: &Point| (p[0] - q[0]).abs() + (p[1] - q[1]).abs() < 1e-9;
+        a.iter().filter(|p| b.iter().any(|q| close(p, q))).count() == 2
+    }
+
+    #[test]
+    fn orthogonal_neighbours_share_a_side_in_the_picture() {
+        for rule in [ColumnRule::Trichess, ColumnRule::Star] {
+            let board = SectionBoard::new(rule);
+            let picture = board.picture();
+            for i in 0..SectionBoard::CELLS {
+                let cell = Cell::new(i as u8);
+                let (_, x, _) = board.coords(cell);
+                for d in ORTHOGONAL {
+                    for to in board.orthogonal_step(board.native(cell), d) {
+                        let other = board.cell_of(to);
+                        // On Star the middle columns 4 and 5 also lead into
+                        // the section they only touch at the middle point.
+                        let touches_only = rule == ColumnRule::Star
+                            && (x == 4 || x == 5)
+                            && to.section != board.coords(cell).0
+                            && !share_a_side(
+                                &picture.cells[i].outline,
+                                &picture.cells[other.index()].outline,
+                            );
+                        assert!(
+                            touches_only
+                                || share_a_side(
+                                    &picture.cells[i].outline,
+                                    &picture.cells[other.index()].outline
+                                ),
+                            "{rule:?}: cell {i} and {} are apart",
+                            other.index()
+                        );
+                    }
+                }
+            }
         }
     }
 }

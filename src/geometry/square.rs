@@ -1,6 +1,7 @@
 //! The 8×8 board of classical chess, as a lattice of `[rank, file]` points.
 
 use super::lattice::{Lattice, Point};
+use super::picture::{CellShape, LIGHT_AND_DARK, Label, Picture, unit_square};
 use super::{BoardShape, SliderClass};
 use crate::types::Cell;
 
@@ -71,8 +72,42 @@ impl SquareBoard {
             names: l.cells().map(|c| self.name(c)).collect(),
             rays: all_rays,
             knight: l.cells().map(|c| l.leaps(c, &KNIGHT)).collect(),
+            picture: self.picture(),
         }
     }
+
+    /// The board as drawn: rank 8 on top, a1 dark, files below and ranks
+    /// on the left.
+    pub fn picture(&self) -> Picture {
+        let last = SIDE - 1;
+        let cells = self
+            .lattice
+            .cells()
+            .map(|c| {
+                let [rank, file] = self.lattice.point(c);
+                let outline = unit_square(file as f64, (last - rank) as f64);
+                CellShape::new(outline, dark_if_even(file + rank), None)
+            })
+            .collect();
+        let files = (0..SIDE).map(|f| Label {
+            text: ((b'a' + f as u8) as char).to_string(),
+            at: [f as f64 + 0.5, SIDE as f64 + LABEL_OFFSET],
+        });
+        let ranks = (0..SIDE).map(|r| Label {
+            text: (r + 1).to_string(),
+            at: [-LABEL_OFFSET, (last - r) as f64 + 0.5],
+        });
+        Picture::new(cells, &LIGHT_AND_DARK, files.chain(ranks).collect(), false)
+    }
+}
+
+/// How far outside the board its coordinates stand, in cells.
+pub const LABEL_OFFSET: f64 = 0.3;
+
+/// The shade of a cell whose file and rank add up to `sum` (from 0): dark
+/// when even, as a1 is.
+pub fn dark_if_even(sum: i32) -> usize {
+    usize::from(sum % 2 == 0)
 }
 
 #[cfg(test)]

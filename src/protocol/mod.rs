@@ -18,6 +18,7 @@ use crate::moves::Move;
 use crate::notation::NULL_MOVE_TEXT;
 use crate::perft;
 use crate::position::Position;
+use crate::render;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Progress, Searcher, eval};
 use crate::types::{MAX_PLAYERS, Player};
@@ -50,7 +51,7 @@ const MAX_QUOTED_CHARS: usize = 60;
 const MAX_MESSAGE_CHARS: usize = 1000;
 
 /// The commands and what they do, as `help` lists them.
-const COMMANDS: [(&str, &str); 15] = [
+const COMMANDS: [(&str, &str); 17] = [
     (
         "uci",
         "identify the engine and list its options, then uciok",
@@ -76,6 +77,14 @@ const COMMANDS: [(&str, &str); 15] = [
         "the expected move was played: the pondering search goes on under its clocks",
     ),
     ("d", "show the position"),
+    (
+        "render [size <px>] [arrows <m>,<m>,...]",
+        "the position as an SVG picture, on one line after 'svg '",
+    ),
+    (
+        "geometry [size <px>]",
+        "the board's cells, outlines and colours as JSON, on one line after 'geometry '",
+    ),
     (
         "eval",
         "show the static evaluation of the position, per player",
@@ -193,6 +202,8 @@ impl Engine {
             }
             "ponderhit" => self.ponderhit(),
             "d" => self.display(),
+            "render" => self.render(args),
+            "geometry" => self.geometry(args),
             "eval" => self.static_evaluation(),
             "bench" => self.bench(args),
             "debug" if matches!(args, ["on"] | ["off"]) => {}
@@ -508,6 +519,47 @@ impl Engine {
         self.out.block(lines);
     }
 
+    fn render(&self, args: &[&str]) {
+        let Some(pos) = &self.position else {
+            self.out.error(&format!("render: {NO_POSITION}"));
+            return;
+        };
+        let picture = picture_arguments(args, &["size", "arrows"]).and_then(|(size, arrows)| {
+            let arrows = render::parse_arrows(pos, arrows.unwrap_or_default())?;
+            Ok((size, arrows))
+        });
+        let (size, arrows) = match picture {
+            Ok(picture) => picture,
+            Err(why) => {
+                self.out.error(&format!("render: {why}"));
+                return;
+            }
+        };
+        // The setup built this position, so it builds again.
+        let last_move = render::position_and_last_move(
+            pos.variant(),
+            pos.after_mate(),
+            self.setup.fen.as_deref(),
+            &self.setup.moves,
+        )
+        .ok()
+        .and_then(|(_, last)| last);
+        let marks = render::Marks { last_move, arrows };
+        self.out
+            .line(&format!("svg {}", render::svg(pos, size, &marks)));
+    }
+
+    fn geometry(&self, args: &[&str]) {
+        match picture_arguments(args, &["size"]) {
+            Ok((size, _)) => {
+                let game = self.options.variant().game();
+                self.out
+                    .line(&format!("geometry {}", render::json::geometry(game, size)));
+            }
+            Err(why) => self.out.error(&format!("geometry: {why}")),
+        }
+    }
+
     fn bench(&mut self, args: &[&str]) {
         if self.worker.is_busy() {
             self.out.error(&format!("bench refused: {BUSY}"));
@@ -542,6 +594,37 @@ impl Engine {
 }
 
 /// `go perft` on the worker: the divide lines, or a note that it was stopped.
+/// The words after `render` or `geometry`: `size <px>` and (where `allowed`
+/// has it) `arrows <list>`, in any order; the size and the arrow list.
+fn picture_arguments<'a>(
+    args: &[&'a str],
+    allowed: &[&str],
+) -> Result<(u32, Option<&'a str>), String> {
+    let mut size = render::DEFAULT_SIZE;
+    let mut arrows = None;
+    let mut words = args.iter();
+    while let Some(&word) = words.next() {
+        if !allowed.contains(&word) {
+            return Err(format!(
+                "unexpected '{word}' (expected {})",
+                allowed.join(" or ")
+            ));
+        }
+        let Some(&value) = words.next() else {
+            return Err(format!("{word} needs a value"));
+        };
+        if word == "size" {
+            let asked = value
+                .parse()
+                .map_err(|_| format!("size '{value}' is not a number of pixels"))?;
+            size = render::check_size(asked)?;
+        } else {
+            arrows = Some(value);
+        }
+    }
+    Ok((size, arrows))
+}
+
 fn perft_job(pos: &Position, depth: u32, threads: usize, signal: &StopSignal) -> Vec<String> {
     match perft::divide_until(pos, depth, threads, signal.flag()) {
         Some(counts) => perft_lines(pos, &counts),
