@@ -228,16 +228,31 @@ fn deposit_bits_portable(mut value: u64, mut mask: u64) -> u64 {
     spread
 }
 
-impl Iterator for Bitboard {
+/// The cells of a [`Bitboard`] in index order, as `for cell in set` and
+/// the iterator adapters see them.
+#[derive(Clone, Copy, Debug)]
+pub struct Cells(Bitboard);
+
+impl IntoIterator for Bitboard {
+    type Item = Cell;
+    type IntoIter = Cells;
+
+    #[inline(always)]
+    fn into_iter(self) -> Cells {
+        Cells(self)
+    }
+}
+
+impl Iterator for Cells {
     type Item = Cell;
 
     #[inline(always)]
     fn next(&mut self) -> Option<Cell> {
-        self.pop_first()
+        self.0.pop_first()
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.count() as usize;
+        let n = self.0.count() as usize;
         (n, Some(n))
     }
 
@@ -246,7 +261,7 @@ impl Iterator for Bitboard {
     /// which word the next cell is in is no longer asked per cell.
     #[inline(always)]
     fn fold<B, F: FnMut(B, Cell) -> B>(self, init: B, mut f: F) -> B {
-        let (mut low, mut high) = halves(self.0);
+        let (mut low, mut high) = halves(self.0.0);
         let mut acc = init;
         while low != 0 {
             acc = f(acc, Cell::new(low.trailing_zeros() as u8));
@@ -259,6 +274,8 @@ impl Iterator for Bitboard {
         acc
     }
 }
+
+impl ExactSizeIterator for Cells {}
 
 impl std::fmt::Debug for Bitboard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -369,7 +386,7 @@ mod tests {
     #[test]
     fn iterates_in_index_order() {
         let b = set(&[127, 3, 64, 0]);
-        let cells: Vec<usize> = b.map(|c| c.index()).collect();
+        let cells: Vec<usize> = b.into_iter().map(|c| c.index()).collect();
         assert_eq!(cells, vec![0, 3, 64, 127]);
         assert_eq!(b.count(), 4);
         assert_eq!(b.first().index(), 0);
@@ -392,13 +409,25 @@ mod tests {
                     stepped.push(c);
                 }
                 let mut folded = Vec::new();
-                b.for_each(|c| folded.push(c));
+                b.into_iter().for_each(|c| folded.push(c));
                 assert_eq!(folded, stepped, "{b:?}");
             }
         }
         let mut none = 0;
-        Bitboard::EMPTY.for_each(|_| none += 1);
+        Bitboard::EMPTY.into_iter().for_each(|_| none += 1);
         assert_eq!(none, 0);
+    }
+
+    #[test]
+    fn the_cells_iterator_knows_how_many_are_left() {
+        let b = set(&[0, 63, 64, 127]);
+        let mut cells = b.into_iter();
+        assert_eq!(cells.len(), 4);
+        assert_eq!(cells.next(), Some(Cell::new(0)));
+        assert_eq!(cells.len(), 3);
+        assert_eq!(cells.last(), Some(Cell::new(127)));
+        assert_eq!(b.into_iter().count(), b.count() as usize);
+        assert_eq!(b.into_iter().collect::<Bitboard>(), b);
     }
 
     #[test]

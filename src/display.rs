@@ -132,7 +132,7 @@ impl Position {
             let (q, r) = coords(c);
             2 * (2 * q - r)
         };
-        let leftmost = g.cells().map(column).min().unwrap_or(0);
+        let leftmost = g.cells().into_iter().map(column).min().unwrap_or(0);
         let mut out = String::new();
         for row in &game.rows {
             let rank = coords(row[0]).1 + 1;

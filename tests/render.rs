@@ -48,10 +48,14 @@ fn check_picture(pos: &Position, svg: &str, what: &str) {
     let cells = cells_of(&with_class(&doc, "cell"));
     assert_eq!(cells.len(), g.cell_count(), "{what}: one shape per cell");
     let drawn: BTreeSet<&str> = cells.iter().map(String::as_str).collect();
-    let board: BTreeSet<&str> = g.cells().map(|c| g.name(c)).collect();
+    let board: BTreeSet<&str> = g.cells().into_iter().map(|c| g.name(c)).collect();
     assert_eq!(drawn, board, "{what}: the cells drawn are the board's");
     let pieces = cells_of(&with_class(&doc, "piece"));
-    let on_board: BTreeSet<String> = pos.occupied().map(|c| g.name(c).to_string()).collect();
+    let on_board: BTreeSet<String> = pos
+        .occupied()
+        .into_iter()
+        .map(|c| g.name(c).to_string())
+        .collect();
     assert_eq!(pieces.len(), on_board.len(), "{what}: one glyph per piece");
     assert_eq!(
         pieces.into_iter().collect::<BTreeSet<_>>(),
@@ -204,7 +208,11 @@ fn geometry_lists_every_cell_in_order() {
         );
         assert!(json.contains("\"width\":500.00"), "{v}");
         let g = &v.game().geometry;
-        let names: Vec<String> = g.cells().map(|c| g.name(c).to_string()).collect();
+        let names: Vec<String> = g
+            .cells()
+            .into_iter()
+            .map(|c| g.name(c).to_string())
+            .collect();
         assert_eq!(json_cell_names(json), names, "{v}");
         let levels = json.matches("\"level\":").count();
         let pyramid = matches!(v, Variant::Pyramid | Variant::PyramidEp);

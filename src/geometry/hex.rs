@@ -216,6 +216,7 @@ mod tests {
         // the board has both.
         let rays: usize = g
             .cells()
+            .into_iter()
             .map(|c| g.steps(SliderClass::Diagonal, c).count() as usize)
             .sum();
         let line_rays: usize = g.passing[diagonal]

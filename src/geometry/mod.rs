@@ -464,6 +464,7 @@ mod tests {
             .map(|density| {
                 geometry
                     .cells()
+                    .into_iter()
                     .filter(|_| {
                         state ^= state << 13;
                         state ^= state >> 7;

@@ -27,7 +27,9 @@ pub trait MoveSink {
     /// A plain move from `from` to every cell of `targets`.
     #[inline(always)]
     fn push_targets(&mut self, from: Cell, targets: Bitboard) {
-        targets.for_each(|to| self.push(Move::normal(from, to)));
+        targets
+            .into_iter()
+            .for_each(|to| self.push(Move::normal(from, to)));
     }
 
     /// Whether the moves of the mover's piece on `from` cannot matter to
@@ -41,7 +43,7 @@ pub trait MoveSink {
     /// A promotion to each promotion kind from `from` to every cell of `targets`.
     #[inline(always)]
     fn push_promotions(&mut self, from: Cell, targets: Bitboard) {
-        targets.for_each(|to| {
+        targets.into_iter().for_each(|to| {
             for kind in PieceKind::PROMOTIONS {
                 self.push(Move::promotion(from, to, kind));
             }
@@ -404,6 +406,7 @@ impl Context<'_> {
     /// The cells of `targets` after which the king is safe.
     fn verified(&self, from: Cell, targets: Bitboard) -> Bitboard {
         targets
+            .into_iter()
             .filter(|&to| self.king_safe_after(from, to, Bitboard::EMPTY))
             .collect()
     }
@@ -524,6 +527,7 @@ impl Position {
                 if cx.king_safety {
                     let without_king = occupied.without(k);
                     targets = targets
+                        .into_iter()
                         .filter(|&t| {
                             !self.is_attacked(t, without_king, &cx.attackers, Bitboard::EMPTY)
                         })
@@ -710,6 +714,7 @@ impl Position {
                     .is_some_and(|p| p.kind() == PieceKind::Rook && p.army() == c.army)
                 || cx.in_check(king)
                 || { c.must_be_safe }
+                    .into_iter()
                     .any(|cell| self.is_attacked(cell, occupied, &cx.attackers, none))
             {
                 continue;

@@ -416,10 +416,10 @@ impl Position {
             }
             let pawns = pieces & self.kind(PieceKind::Pawn);
             let tables = &game.pawns[a];
-            if let Some(c) = (pawns & tables.forbidden).next() {
+            if let Some(c) = (pawns & tables.forbidden).into_iter().next() {
                 reject!("pawn of army {letter} on its own baseline ({})", name(c));
             }
-            if let Some(c) = (pawns & tables.promotion).next() {
+            if let Some(c) = (pawns & tables.promotion).into_iter().next() {
                 reject!(
                     "pawn of army {letter} on a promotion cell ({}) must have promoted",
                     name(c)

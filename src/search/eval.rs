@@ -139,7 +139,7 @@ fn quiet_gain_bounds(
                     game.empty_board_reach(kind, from)
                 };
                 let before = squares[from.slot()];
-                if let Some(best) = targets.map(|to| squares[to.slot()]).max() {
+                if let Some(best) = targets.into_iter().map(|to| squares[to.slot()]).max() {
                     bounds[piece.index()][from.slot()] = best - before;
                 }
             }
@@ -153,6 +153,7 @@ fn average_reach(game: &Game, kind: PieceKind) -> f64 {
     let g = &game.geometry;
     let total: u32 = g
         .cells()
+        .into_iter()
         .map(|c| match kind {
             PieceKind::Pawn => 1,
             _ => game.empty_board_reach(kind, c).count(),
@@ -187,7 +188,7 @@ fn pawn_progress(game: &Game, army: Army) -> PerCell<i32> {
     let tables = &game.pawns[army.index()];
     // Distances to promotion: walk the pawn's moves backwards from the promotion cells.
     let mut distance = vec![usize::MAX; n];
-    let mut frontier: Vec<Cell> = tables.promotion.collect();
+    let mut frontier: Vec<Cell> = tables.promotion.into_iter().collect();
     for &c in &frontier {
         distance[c.index()] = 0;
     }
@@ -439,7 +440,7 @@ impl ReachCache {
             let (a, b) = ((p + 1) % MAX_PLAYERS, (p + 2) % MAX_PLAYERS);
             let (zone_a, zone_b) = (zones[a], zones[b]);
             let (mut mobility, mut attacks_a, mut attacks_b) = (0, 0, 0);
-            (officers & own[p]).for_each(|from| {
+            (officers & own[p]).into_iter().for_each(|from| {
                 let slot = from.slot();
                 let reach = self.reach[slot];
                 mobility += self.weight[slot] * (reach & !own[p]).count() as i32;
@@ -522,11 +523,13 @@ impl ReachCache {
                 .fold(Bitboard::EMPTY, |acc, (kind, stored)| {
                     acc | (pos.kind(kind) & stored)
                 });
-            (kept_sliders & in_game_pieces).for_each(|from| {
-                if (self.watched[from.slot()] & changed).nonempty() {
-                    moved_around = moved_around.with(from);
-                }
-            });
+            (kept_sliders & in_game_pieces)
+                .into_iter()
+                .for_each(|from| {
+                    if (self.watched[from.slot()] & changed).nonempty() {
+                        moved_around = moved_around.with(from);
+                    }
+                });
         }
         for (i, kind) in PieceKind::OFFICERS.into_iter().enumerate() {
             let pieces = pos.kind(kind) & in_game_pieces;

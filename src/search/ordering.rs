@@ -245,7 +245,9 @@ impl MoveSink for StaticChoice<'_> {
     #[inline(always)]
     fn push_targets(&mut self, from: Cell, targets: Bitboard) {
         let occupied = self.pos.occupied();
-        (targets & occupied).for_each(|to| self.push(Move::normal(from, to)));
+        (targets & occupied)
+            .into_iter()
+            .for_each(|to| self.push(Move::normal(from, to)));
         if self.best_key > TACTICAL_KEYS {
             return;
         }
@@ -253,7 +255,7 @@ impl MoveSink for StaticChoice<'_> {
             return;
         };
         let before = self.tables.piece_square(piece, from);
-        (targets & !occupied).for_each(|to| {
+        (targets & !occupied).into_iter().for_each(|to| {
             let gain = self.tables.piece_square(piece, to) - before;
             self.offer(gain, Move::normal(from, to));
         });
