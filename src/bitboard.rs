@@ -230,7 +230,7 @@ fn deposit_bits_portable(mut value: u64, mut mask: u64) -> u64 {
 
 /// The cells of a [`Bitboard`] in index order, as `for cell in set` and
 /// the iterator adapters see them.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Cells(Bitboard);
 
 impl IntoIterator for Bitboard {
