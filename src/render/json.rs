@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 /// `text` as a JSON string (names and labels are ASCII; quotes, backslashes
 /// and control characters are escaped all the same).
-fn string(text: &str) -> String {
+pub fn string(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {

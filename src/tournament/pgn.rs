@@ -60,11 +60,12 @@
 //!   draw `"1/2-1/2-1/2"`. Chess's results are this format for two
 //!   players (`1-0`, `0-1`, `1/2-1/2`); `*` is a game not finished.
 
-use super::game::{GameEnd, TimeControl, play_word};
+use super::game::{GameEnd, TimeControl, forfeit_points, play_word};
 use super::record::Record;
 use crate::position::Position;
 use crate::rules::{EndReason, format_points};
 use crate::search::{DECIDED_SCORE, WIN_SCORE};
+use crate::types::Player;
 use crate::variants::Variant;
 use std::time::Duration;
 
@@ -588,6 +589,52 @@ impl PgnGame {
         game.set_tag(PLY_COUNT_TAG, &game.moves.len().to_string());
         game.result = result_text(&record.points);
         game.termination = Some(termination_comment(record.end, variant, &record.points));
+        Ok(game)
+    }
+
+    /// The record of a game played outside a match (the browser board):
+    /// from `start` (the position format or standard FEN; `None`: the
+    /// start position), `moves` on the wire, `seats` naming the players in
+    /// turn order, dated today. It is finished when the player of
+    /// `timeout` ran out of time (the others share the points, as in a
+    /// match) or the rules ended it; unfinished otherwise.
+    pub fn from_moves(
+        variant: Variant,
+        start: Option<&str>,
+        moves: &[String],
+        seats: &[String],
+        timeout: Option<Player>,
+    ) -> Result<PgnGame, String> {
+        let mut game = PgnGame::new(variant);
+        let mut pos = match start {
+            None => Position::start(variant),
+            Some(fen) => {
+                let from = Position::from_fen(variant, fen)
+                    .map_err(|why| format!("the start position {fen}: {why:?}"))?;
+                game.start_fen = Some(from.standard_fen());
+                from
+            }
+        };
+        for text in moves {
+            game.push_played(&mut pos, text, None, 1)?;
+        }
+        game.set_tag(DATE_TAG, &today());
+        for (tag, name) in seat_tags(variant).iter().zip(seats) {
+            game.set_tag(tag, name);
+        }
+        let end = match timeout {
+            Some(player) => Some((GameEnd::Timeout(player), forfeit_points(&pos, player))),
+            None => pos
+                .outcome()
+                .map(|outcome| (GameEnd::Rules(outcome.reason), outcome.points)),
+        };
+        if let Some((end, points)) = end {
+            let points = &points[..variant.game().players];
+            game.set_tag(TERMINATION_TAG, termination_tag(end));
+            game.result = result_text(points);
+            game.termination = Some(termination_comment(end, variant, points));
+        }
+        game.set_tag(PLY_COUNT_TAG, &game.moves.len().to_string());
         Ok(game)
     }
 
