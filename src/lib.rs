@@ -5,6 +5,7 @@ pub mod bitboard;
 pub mod datagen;
 pub mod display;
 pub mod geometry;
+pub mod gui;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

@@ -50,6 +50,9 @@ fn thread_count() -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Syn
 /// The exit status after Ctrl-C or SIGTERM (128 + SIGINT, as shells use).
 const INTERRUPTED_EXIT: i32 = 130;
 
+/// The browser board's port unless `--port` says otherwise.
+const GUI_PORT: u16 = 7373;
+
 /// Most games a match plays at the same time.
 const MAX_CONCURRENCY: u64 = 256;
 
@@ -137,6 +140,13 @@ enum Command {
         /// Width of the picture in pixels.
         #[arg(long, default_value_t = render::DEFAULT_SIZE)]
         size: u32,
+    },
+    /// Serve the browser board on 127.0.0.1: play and analyse every game
+    /// with engines started as child processes.
+    Gui {
+        /// Port to listen on (0: any free port).
+        #[arg(long, default_value_t = GUI_PORT)]
+        port: u16,
     },
     /// Make a balanced opening book (tfen, on standard output): random
     /// walks from the start position kept where a search to a fixed depth
@@ -519,6 +529,7 @@ fn main() -> ExitCode {
             &options,
         ),
         Some(Command::Geometry { variant, size }) => run_geometry(&variant, size),
+        Some(Command::Gui { port }) => run_gui(port),
         Some(Command::Match(args)) => args.run(),
         Some(Command::Book(args)) => args.run(),
         Some(Command::Datagen(args)) => args.run(),
@@ -530,6 +541,14 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `triskel gui`: prints the page's address, then serves until killed.
+fn run_gui(port: u16) -> Result<(), String> {
+    let gui = triskel::gui::Gui::bind(port)?;
+    println!("Triskel board: {} (Ctrl-C ends it)", gui.url());
+    gui.serve();
+    Ok(())
 }
 
 /// `triskel render`.
