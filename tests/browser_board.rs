@@ -1,0 +1,342 @@
+//! The browser board end to end, in a real headless Chromium driven by
+//! ChromeDriver (W3C WebDriver over HTTP): `triskel gui` serves the page,
+//! a person's clicks play Dreierschach for White against two engine seats,
+//! and the engines' answers must appear on the board.
+//!
+//! Debian's `chromium` and `chromium-driver` are needed; `.ci/run` installs
+//! them and sets `TRISKEL_BROWSER_TESTS=required`, so that there a missing
+//! browser fails the test. Elsewhere a missing browser skips it, saying so.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// Set to `required` where the browser must be there.
+const REQUIRED_ENV: &str = "TRISKEL_BROWSER_TESTS";
+/// The longest any wait of the test takes (engines move in a second).
+const WAIT: Duration = Duration::from_secs(90);
+const POLL: Duration = Duration::from_millis(100);
+
+/// A child process killed when the test ends, however it ends.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A free port on 127.0.0.1 (free when asked; ChromeDriver takes it next).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// One HTTP/1.1 request to 127.0.0.1:`port`, answering the body as JSON.
+fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+    stream.set_read_timeout(Some(WAIT)).unwrap();
+    let body = body.map(Value::to_string).unwrap_or_default();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .map_err(|e| e.to_string())?;
+    // Read the head, then as much body as it announces: ChromeDriver keeps
+    // the connection open.
+    let mut reader = BufReader::new(stream);
+    let mut length = None;
+    let mut chunked = false;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).map_err(|e| e.to_string())?;
+        let line = line.trim_end().to_ascii_lowercase();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("content-length:") {
+            length = value.trim().parse::<usize>().ok();
+        }
+        chunked |= line.starts_with("transfer-encoding:") && line.contains("chunked");
+    }
+    let payload = if chunked {
+        let mut text = String::new();
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).map_err(|e| e.to_string())?;
+            let size = usize::from_str_radix(line.trim(), 16).map_err(|e| e.to_string())?;
+            let mut chunk = vec![0; size + 2];
+            reader.read_exact(&mut chunk).map_err(|e| e.to_string())?;
+            if size == 0 {
+                break;
+            }
+            text.push_str(&String::from_utf8_lossy(&chunk[..size]));
+        }
+        text
+    } else {
+        let mut body = vec![0; length.ok_or("no Content-Length")?];
+        reader.read_exact(&mut body).map_err(|e| e.to_string())?;
+        String::from_utf8_lossy(&body).into_owned()
+    };
+    serde_json::from_str(&payload).map_err(|e| format!("{e}: {payload}"))
+}
+
+/// A WebDriver session of headless Chromium.
+struct Browser {
+    port: u16,
+    session: String,
+    _driver: Killed,
+    profile: std::path::PathBuf,
+}
+
+impl Browser {
+    fn start() -> Browser {
+        let port = free_port();
+        let driver = Killed(
+            Command::new(CHROMEDRIVER)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver starts"),
+        );
+        let deadline = Instant::now() + WAIT;
+        while http(port, "GET", "/status", None).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not answer");
+            thread::sleep(POLL);
+        }
+        let profile = std::env::temp_dir().join(format!("triskel-chromium-{port}"));
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=1400,1000",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .chain([format!("--user-data-dir={}", profile.display())])
+        .collect::<Vec<_>>();
+        let capabilities = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": CHROMIUM, "args": args}
+        }}});
+        let answer = http(port, "POST", "/session", Some(&capabilities)).unwrap();
+        let session = answer["value"]["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {answer}"))
+            .to_string();
+        Browser {
+            port,
+            session,
+            _driver: driver,
+            profile,
+        }
+    }
+
+    /// A command of the session; panics on a WebDriver error.
+    fn command(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let path = format!("/session/{}{path}", self.session);
+        let answer = http(self.port, method, &path, body.as_ref()).unwrap();
+        if let Some(error) = answer["value"].get("error") {
+            panic!("{method} {path}: {error}: {}", answer["value"]["message"]);
+        }
+        answer["value"].clone()
+    }
+
+    fn open(&self, url: &str) {
+        self.command("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    /// The value of `script` (a function body) run in the page.
+    fn run(&self, script: &str) -> Value {
+        self.command(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
+    /// Clicks the element of `selector`, as a person's mouse would.
+    fn click(&self, selector: &str) {
+        let found = self.command(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": selector})),
+        );
+        let id = found
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| panic!("no element {selector}"))
+            .to_string();
+        self.command("POST", &format!("/element/{id}/click"), Some(json!({})));
+    }
+
+    /// Waits until `script` answers true; panics with `what` if it does not.
+    fn wait_for(&self, script: &str, what: &str) {
+        let deadline = Instant::now() + WAIT;
+        while self.run(script) != Value::Bool(true) {
+            let status = self.run("return document.querySelector('#status').textContent;");
+            assert!(Instant::now() < deadline, "{what}; status: {status}");
+            thread::sleep(POLL);
+        }
+    }
+
+    /// The cells holding a piece, with the piece's army.
+    fn pieces(&self) -> Vec<(String, String)> {
+        let found = self.run(
+            "return [...document.querySelectorAll('#board .piece')]\
+             .map(p => [p.dataset.cell, p.dataset.army]);",
+        );
+        serde_json::from_value(found).unwrap()
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let path = format!("/session/{}", self.session);
+        let _ = http(self.port, "DELETE", &path, None);
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+/// `triskel gui` on a free port, and the page's address.
+fn start_gui() -> (Killed, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_triskel"))
+        .args(["gui", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no address in '{line}'"))
+        .to_string();
+    (Killed(child), url)
+}
+
+/// The from and to cells of `text`, a move on the wire, by the names of `cells`.
+fn split_move(text: &str, cells: &[String]) -> (String, String) {
+    (1..text.len())
+        .find_map(|i| {
+            let (from, to) = text.split_at(i);
+            (cells.iter().any(|c| c == from) && cells.iter().any(|c| c == to))
+                .then(|| (from.to_string(), to.to_string()))
+        })
+        .unwrap_or_else(|| panic!("'{text}' is not two cells"))
+}
+
+#[test]
+fn a_person_plays_dreierschach_by_clicks_against_two_engines() {
+    if !Path::new(CHROMEDRIVER).exists() || !Path::new(CHROMIUM).exists() {
+        assert!(
+            std::env::var(REQUIRED_ENV).as_deref() != Ok("required"),
+            "{CHROMIUM} and {CHROMEDRIVER} are needed ({REQUIRED_ENV}=required)"
+        );
+        eprintln!(
+            "skipped: no {CHROMIUM} and {CHROMEDRIVER} (apt-get install chromium chromium-driver)"
+        );
+        return;
+    }
+    let (_gui, url) = start_gui();
+    let browser = Browser::start();
+    browser.open(&format!("{url}?variant=dreierschach"));
+    browser.wait_for(
+        "return document.querySelectorAll('#board .cell').length === 126 \
+         && document.querySelector('#status').textContent.includes('to move');",
+        "the Dreierschach board appears",
+    );
+    // Engines think a second a move (no clock); White is the person's.
+    browser.run("document.querySelector('#time-minutes').value = '0';");
+    browser.click("#new-game");
+    browser.wait_for(
+        "return document.querySelector('#status').textContent.includes('(you)');",
+        "a new game with the person to move",
+    );
+    let cells: Vec<String> = serde_json::from_value(
+        browser
+            .run("return [...document.querySelectorAll('#board .cell')].map(c => c.dataset.cell);"),
+    )
+    .unwrap();
+    for round in 0..2 {
+        let plies = round * 3;
+        // A pawn's move forward, chosen from the moves the page offers.
+        let legal: Vec<String> =
+            serde_json::from_value(browser.run("return window.triskel.current.legal;")).unwrap();
+        let before = browser.pieces();
+        let (from, to) = legal
+            .iter()
+            .map(|m| split_move(m, &cells))
+            .find(|(from, to)| {
+                before.iter().any(|(c, a)| c == from && a == "w")
+                    && !before.iter().any(|(c, _)| c == to)
+            })
+            .expect("a quiet move of White");
+        browser.click(&format!("#board .piece[data-cell='{from}']"));
+        browser.wait_for(
+            &format!("return document.querySelector(\"#board .cell[data-cell='{to}']\").classList.contains('target');"),
+            "the move's target is highlighted",
+        );
+        browser.click(&format!("#board .cell[data-cell='{to}']"));
+        browser.wait_for(
+            &format!(
+                "return Number(document.querySelector('#board').dataset.plies) === {};",
+                plies + 3
+            ),
+            "both engines answer",
+        );
+        let after = browser.pieces();
+        assert!(
+            after.iter().any(|(c, a)| *c == to && a == "w"),
+            "White's piece on {to}"
+        );
+        let moves: Vec<String> =
+            serde_json::from_value(browser.run(
+                "return [...document.querySelectorAll('#moves li')].map(li => li.textContent);",
+            ))
+            .unwrap();
+        assert_eq!(moves.len(), plies + 3, "{moves:?}");
+        for (entry, army) in moves[plies + 1..].iter().zip(["n", "b"]) {
+            let (letter, text) = entry.split_once(' ').unwrap();
+            assert_eq!(letter, army, "{moves:?}");
+            let (_, target) = split_move(text, &cells);
+            assert!(
+                after.iter().any(|(c, a)| *c == target && a == army),
+                "{army}'s answer {text} is on the board: {after:?}"
+            );
+        }
+    }
+    let record: String = {
+        browser.click("#copy-record");
+        browser.wait_for(
+            "return document.querySelector('#record-text').value.includes('[Variant');",
+            "the game record",
+        );
+        serde_json::from_value(browser.run("return document.querySelector('#record-text').value;"))
+            .unwrap()
+    };
+    assert!(record.contains("[Variant \"dreierschach\"]"), "{record}");
+    assert!(record.contains("[PlyCount \"6\"]"), "{record}");
+}
