@@ -248,16 +248,25 @@ fn split_move(text: &str, cells: &[String]) -> (String, String) {
         .unwrap_or_else(|| panic!("'{text}' is not two cells"))
 }
 
+/// Whether the browser is here; where it must be (`.ci/run`), its absence
+/// fails the test.
+fn browser_is_here() -> bool {
+    if Path::new(CHROMEDRIVER).exists() && Path::new(CHROMIUM).exists() {
+        return true;
+    }
+    assert!(
+        std::env::var(REQUIRED_ENV).as_deref() != Ok("required"),
+        "{CHROMIUM} and {CHROMEDRIVER} are needed ({REQUIRED_ENV}=required)"
+    );
+    eprintln!(
+        "skipped: no {CHROMIUM} and {CHROMEDRIVER} (apt-get install chromium chromium-driver)"
+    );
+    false
+}
+
 #[test]
 fn a_person_plays_dreierschach_by_clicks_against_two_engines() {
-    if !Path::new(CHROMEDRIVER).exists() || !Path::new(CHROMIUM).exists() {
-        assert!(
-            std::env::var(REQUIRED_ENV).as_deref() != Ok("required"),
-            "{CHROMIUM} and {CHROMEDRIVER} are needed ({REQUIRED_ENV}=required)"
-        );
-        eprintln!(
-            "skipped: no {CHROMIUM} and {CHROMEDRIVER} (apt-get install chromium chromium-driver)"
-        );
+    if !browser_is_here() {
         return;
     }
     let (_gui, url) = start_gui();
@@ -339,4 +348,147 @@ fn a_person_plays_dreierschach_by_clicks_against_two_engines() {
     };
     assert!(record.contains("[Variant \"dreierschach\"]"), "{record}");
     assert!(record.contains("[PlyCount \"6\"]"), "{record}");
+}
+
+/// The status line of the page.
+fn status(browser: &Browser) -> String {
+    serde_json::from_value(browser.run("return document.querySelector('#status').textContent;"))
+        .unwrap()
+}
+
+/// Plays `text`, a legal move of the person's, by clicks: the Pass button,
+/// or the piece, its target, and the promotion's button if it has one.
+fn click_move(browser: &Browser, text: &str, cells: &[String]) {
+    if text == "0000" {
+        browser.click("#pass");
+        return;
+    }
+    let (from, to) = (1..text.len())
+        .find_map(|i| {
+            let (from, rest) = text.split_at(i);
+            let to = [rest, &rest[..rest.len() - 1]]
+                .into_iter()
+                .find(|to| cells.iter().any(|c| c == to))?;
+            cells
+                .iter()
+                .any(|c| c == from)
+                .then(|| (from.to_string(), to.to_string()))
+        })
+        .unwrap_or_else(|| panic!("'{text}' is not a move between cells"));
+    browser.click(&format!("#board .piece[data-cell='{from}']"));
+    browser.wait_for(
+        &format!("return document.querySelector(\"#board .cell[data-cell='{to}']\").classList.contains('target');"),
+        "the move's target is highlighted",
+    );
+    // A piece taken covers its cell: the click lands on the piece.
+    let taken = browser.run(&format!(
+        "return document.querySelector(\"#board .piece[data-cell='{to}']\") !== null;"
+    ));
+    let kind = if taken == Value::Bool(true) {
+        "piece"
+    } else {
+        "cell"
+    };
+    browser.click(&format!("#board .{kind}[data-cell='{to}']"));
+    if text.len() > from.len() + to.len() {
+        browser.click(&format!("#promotion button[data-move='{text}']"));
+    }
+}
+
+/// The moves a person makes: a fixed pseudo-random choice among the legal
+/// ones (xorshift), so that a failure replays.
+struct Chooser(u64);
+
+impl Chooser {
+    fn pick<'a>(&mut self, moves: &'a [String]) -> &'a String {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        &moves[(self.0 % moves.len() as u64) as usize]
+    }
+}
+
+/// The most plies a game of the test may take before it counts as stuck
+/// (the rules' move-count draws end every game well before).
+const MAX_TEST_PLIES: usize = 3000;
+
+#[test]
+fn a_person_plays_a_whole_game_of_every_three_player_game_without_reloading() {
+    if !browser_is_here() {
+        return;
+    }
+    let (_gui, url) = start_gui();
+    let browser = Browser::start();
+    browser.open(&format!("{url}?variant=dreierschach"));
+    browser.wait_for(
+        "return document.querySelector('#status').textContent.includes('to move');",
+        "the board appears",
+    );
+    let mut chooser = Chooser(0x9e37_79b9_7f4a_7c15);
+    for (variant, cell_count) in [
+        ("dreierschach", 126),
+        ("hexenschach", 61),
+        ("trichess", 96),
+        ("star", 96),
+    ] {
+        // The game is chosen from the page's list: the page stays loaded.
+        browser.run(&format!(
+            "const select = document.querySelector('#variant'); select.value = '{variant}'; \
+             select.dispatchEvent(new Event('change'));"
+        ));
+        browser.wait_for(
+            &format!(
+                "return document.querySelectorAll('#board .cell').length === {cell_count} \
+                 && document.querySelector('#status').textContent.includes('(you)');"
+            ),
+            &format!("{variant}: the board with the person to move"),
+        );
+        browser.run(
+            "document.querySelector('#time-minutes').value = '0'; \
+             document.querySelector('#move-seconds').value = '0.05';",
+        );
+        browser.click("#new-game");
+        browser.wait_for(
+            "return document.querySelector('#status').textContent.includes('(you)') \
+             && Number(document.querySelector('#board').dataset.plies) === 0;",
+            &format!("{variant}: a new game"),
+        );
+        let cells: Vec<String> = serde_json::from_value(browser.run(
+            "return [...document.querySelectorAll('#board .cell')].map(c => c.dataset.cell);",
+        ))
+        .unwrap();
+        let mut person_moves = 0;
+        loop {
+            browser.wait_for(
+                "const s = document.querySelector('#status').textContent; \
+                 return s.includes('(you)') || s.startsWith('Game over');",
+                &format!("{variant}: the person's turn or the game's end"),
+            );
+            let plies: usize = serde_json::from_value(
+                browser.run("return Number(document.querySelector('#board').dataset.plies);"),
+            )
+            .unwrap();
+            let shown = status(&browser);
+            if shown.starts_with("Game over") {
+                eprintln!("{variant}: {shown} after {plies} plies, {person_moves} by clicks");
+                break;
+            }
+            assert!(
+                plies < MAX_TEST_PLIES,
+                "{variant}: no end after {plies} plies"
+            );
+            let legal: Vec<String> =
+                serde_json::from_value(browser.run("return window.triskel.current.legal;"))
+                    .unwrap();
+            click_move(&browser, chooser.pick(&legal), &cells);
+            person_moves += 1;
+            browser.wait_for(
+                &format!(
+                    "return Number(document.querySelector('#board').dataset.plies) > {plies};"
+                ),
+                &format!("{variant}: the person's move is played"),
+            );
+        }
+        assert!(person_moves > 0, "{variant}: the person never moved");
+    }
 }

@@ -17,6 +17,10 @@ const ARROW_REDRAW_MS = 400;
 /** How often the clocks are shown anew. */
 const CLOCK_TICK_MS = 100;
 const NO_MOVE = "0000";
+/** An engine seat's time per move without clocks, unless the page says otherwise. */
+const DEFAULT_MOVE_TIME_MS = 1000;
+/** The shortest time per move an engine seat is given. */
+const MIN_MOVE_TIME_MS = 10;
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -187,6 +191,7 @@ const board = {
   seats: [],
   clocks: [],
   increment: 0,
+  moveTime: DEFAULT_MOVE_TIME_MS,
   turnStarted: 0,
   generation: 0,
   selected: null,
@@ -423,6 +428,7 @@ async function newGame() {
   const timed = minutes > 0;
   board.clocks = board.players.map(() => (timed ? minutes * 60000 : null));
   board.increment = timed ? Math.round(Number($("#time-increment").value) * 1000) : 0;
+  board.moveTime = Math.max(MIN_MOVE_TIME_MS, Math.round(Number($("#move-seconds").value) * 1000) || DEFAULT_MOVE_TIME_MS);
   const threads = Math.max(1, Math.floor(Number($("#threads").value) || 1));
   setStatus("Starting the engines…");
   const seats = [];
@@ -478,9 +484,9 @@ async function play(move) {
   await advance();
 }
 
-/** The `go` command of an engine seat: every player's clock, or no limit. */
+/** The `go` command of an engine seat: every player's clock, or the time per move without clocks. */
 function goCommand() {
-  if (board.clocks[0] === null) return "go movetime 1000";
+  if (board.clocks[0] === null) return `go movetime ${board.moveTime}`;
   const words = ["go"];
   board.players.forEach((p, i) => {
     words.push(`${p.letter}time ${Math.max(0, Math.round(shownClock(i)))}`, `${p.letter}inc ${board.increment}`);
