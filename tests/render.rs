@@ -100,6 +100,73 @@ fn every_suite_position_draws_every_cell_and_piece() {
     }
 }
 
+/// The corners of a `polygon`'s `points`.
+fn corners(polygon: &roxmltree::Node) -> Vec<(f64, f64)> {
+    polygon
+        .attribute("points")
+        .expect("points")
+        .split_whitespace()
+        .map(|pair| {
+            let (x, y) = pair.split_once(',').expect("x,y");
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect()
+}
+
+/// Whether `(x, y)` lies inside the polygon of `corners` (even-odd rule).
+fn inside(corners: &[(f64, f64)], (x, y): (f64, f64)) -> bool {
+    let mut crossings = false;
+    let mut previous = corners[corners.len() - 1];
+    for &(cx, cy) in corners {
+        let (px, py) = previous;
+        if (cy > y) != (py > y) && x < px + (y - py) * (cx - px) / (cy - py) {
+            crossings = !crossings;
+        }
+        previous = (cx, cy);
+    }
+    crossings
+}
+
+/// A person names a cell from the picture by reading it: every cell's name
+/// is written once, inside that cell's own shape and no other (chess keeps
+/// its files and ranks along the edges, as every chess board has them).
+#[test]
+fn every_cell_is_named_inside_its_own_shape() {
+    for v in Variant::ALL.into_iter().filter(|&v| v != Variant::Chess) {
+        let svg = render::svg(&Position::start(v), DEFAULT_SIZE, &Marks::default());
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+        let shapes: Vec<(String, Vec<(f64, f64)>)> = with_class(&doc, "cell")
+            .iter()
+            .map(|c| (c.attribute("data-cell").unwrap().to_string(), corners(c)))
+            .collect();
+        let names = with_class(&doc, "names");
+        assert_eq!(names.len(), 1, "{v}: one group of cell names");
+        let mut named = BTreeSet::new();
+        for text in names[0].children().filter(|n| n.is_element()) {
+            let name = text.text().expect("a name");
+            let at = (
+                text.attribute("x").unwrap().parse().unwrap(),
+                text.attribute("y").unwrap().parse().unwrap(),
+            );
+            let holders: Vec<&str> = shapes
+                .iter()
+                .filter(|(_, c)| inside(c, at))
+                .map(|(cell, _)| cell.as_str())
+                .collect();
+            assert_eq!(
+                holders,
+                [name],
+                "{v}: the name {name} is written in {holders:?}"
+            );
+            assert!(
+                named.insert(name.to_string()),
+                "{v}: {name} is written twice"
+            );
+        }
+        assert_eq!(named.len(), shapes.len(), "{v}: every cell is named");
+    }
+}
+
 #[test]
 fn the_last_move_the_check_and_arrows_are_drawn() {
     let out = triskel(&[
