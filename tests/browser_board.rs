@@ -1,23 +1,25 @@
-//! The browser board end to end, in a real headless Chromium driven by
-//! ChromeDriver (W3C WebDriver over HTTP): `triskel gui` serves the page,
-//! a person's clicks play Dreierschach for White against two engine seats,
-//! and the engines' answers must appear on the board.
+//! The browser board end to end, in real headless browsers driven through
+//! W3C WebDriver (JSON over HTTP): `triskel gui` serves the page, a
+//! person's clicks play for one seat against engine seats, and the engines'
+//! answers must appear on the board. Chromium plays a few moves and a whole
+//! game of every three-player game; Firefox plays the few moves.
 //!
-//! Debian's `chromium` and `chromium-driver` are needed; `.ci/run` installs
-//! them and sets `TRISKEL_BROWSER_TESTS=required`, so that there a missing
-//! browser fails the test. Elsewhere a missing browser skips it, saying so.
+//! Needed: Debian's `chromium` and `chromium-driver`; for Firefox,
+//! `firefox-esr` and `geckodriver` (`cargo install geckodriver`) on the
+//! `PATH`. A browser named in `TRISKEL_BROWSER_TESTS` (a comma-separated
+//! list: `chromium`, `firefox`) must be there and fails its test if it is
+//! not; any other missing browser skips its test, saying so. `.ci/run`
+//! installs Chromium and names it.
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-/// Set to `required` where the browser must be there.
+/// The browsers that must be there, by name, separated by commas.
 const REQUIRED_ENV: &str = "TRISKEL_BROWSER_TESTS";
 /// The longest any wait of the test takes (engines move in a second).
 const WAIT: Duration = Duration::from_secs(90);
@@ -93,50 +95,133 @@ fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<Val
     serde_json::from_str(&payload).map_err(|e| format!("{e}: {payload}"))
 }
 
-/// A WebDriver session of headless Chromium.
+/// A browser the tests drive through its WebDriver.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    /// Debian's `chromium`, driven by `chromedriver` (`chromium-driver`).
+    Chromium,
+    /// Debian's `firefox-esr`, driven by `geckodriver` (from crates.io,
+    /// found on the `PATH`).
+    Firefox,
+}
+
+impl Kind {
+    fn program(self) -> PathBuf {
+        match self {
+            Kind::Chromium => PathBuf::from("/usr/bin/chromium"),
+            Kind::Firefox => PathBuf::from("/usr/bin/firefox-esr"),
+        }
+    }
+
+    /// The driver's program, if it is here.
+    fn driver(self) -> Option<PathBuf> {
+        match self {
+            Kind::Chromium => Some(PathBuf::from("/usr/bin/chromedriver")).filter(|p| p.exists()),
+            Kind::Firefox => std::env::split_paths(&std::env::var_os("PATH")?)
+                .map(|dir| dir.join("geckodriver"))
+                .find(|p| p.exists()),
+        }
+    }
+
+    /// The browser's name in [`REQUIRED_ENV`].
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Chromium => "chromium",
+            Kind::Firefox => "firefox",
+        }
+    }
+
+    fn install_hint(self) -> &'static str {
+        match self {
+            Kind::Chromium => "apt-get install chromium chromium-driver",
+            Kind::Firefox => "apt-get install firefox-esr; cargo install geckodriver",
+        }
+    }
+
+    /// The new session's capabilities: headless, a window large enough
+    /// for the whole page, and `profile` as a fresh profile (Chromium's;
+    /// geckodriver makes Firefox's own).
+    fn capabilities(self, profile: &Path) -> Value {
+        let program = self.program();
+        match self {
+            Kind::Chromium => {
+                let args = [
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-quic",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--window-size=1400,1000",
+                ]
+                .iter()
+                .map(|a| a.to_string())
+                .chain([format!("--user-data-dir={}", profile.display())])
+                .collect::<Vec<_>>();
+                json!({"capabilities": {"alwaysMatch": {
+                    "browserName": "chrome",
+                    "goog:chromeOptions": {"binary": program, "args": args}
+                }}})
+            }
+            Kind::Firefox => json!({"capabilities": {"alwaysMatch": {
+                "browserName": "firefox",
+                "moz:firefoxOptions": {
+                    "binary": program,
+                    "args": ["-headless", "--width=1400", "--height=1000"],
+                    "prefs": {"network.proxy.type": 0, "app.update.enabled": false}
+                }
+            }}}),
+        }
+    }
+
+    /// Whether the browser and its driver are here; where they must be
+    /// (named in [`REQUIRED_ENV`]), their absence fails the test.
+    fn is_here(self) -> bool {
+        if self.program().exists() && self.driver().is_some() {
+            return true;
+        }
+        let required = std::env::var(REQUIRED_ENV).unwrap_or_default();
+        assert!(
+            !required.split(',').any(|name| name.trim() == self.name()),
+            "{self:?} and its driver are needed ({REQUIRED_ENV}={required}): {}",
+            self.install_hint()
+        );
+        eprintln!(
+            "skipped: no {self:?} or its driver ({})",
+            self.install_hint()
+        );
+        false
+    }
+}
+
+/// A WebDriver session of a headless browser.
 struct Browser {
     port: u16,
     session: String,
     _driver: Killed,
-    profile: std::path::PathBuf,
+    profile: PathBuf,
 }
 
 impl Browser {
-    fn start() -> Browser {
+    fn start(kind: Kind) -> Browser {
         let port = free_port();
         let driver = Killed(
-            Command::new(CHROMEDRIVER)
+            Command::new(kind.driver().expect("the driver is here"))
                 .arg(format!("--port={port}"))
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .spawn()
-                .expect("chromedriver starts"),
+                .expect("the driver starts"),
         );
         let deadline = Instant::now() + WAIT;
         while http(port, "GET", "/status", None).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver did not answer");
+            assert!(Instant::now() < deadline, "the driver did not answer");
             thread::sleep(POLL);
         }
-        let profile = std::env::temp_dir().join(format!("triskel-chromium-{port}"));
-        let args = [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--window-size=1400,1000",
-        ]
-        .iter()
-        .map(|a| a.to_string())
-        .chain([format!("--user-data-dir={}", profile.display())])
-        .collect::<Vec<_>>();
-        let capabilities = json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {"binary": CHROMIUM, "args": args}
-        }}});
+        let profile = std::env::temp_dir().join(format!("triskel-browser-{port}"));
+        let capabilities = kind.capabilities(&profile);
         let answer = http(port, "POST", "/session", Some(&capabilities)).unwrap();
         let session = answer["value"]["sessionId"]
             .as_str()
@@ -237,6 +322,12 @@ fn start_gui() -> (Killed, String) {
     (Killed(child), url)
 }
 
+/// The selector of the disc of the piece on `cell`: what a mouse hits
+/// (Firefox's driver clicks drawn shapes, not their group).
+fn piece_disc(cell: &str) -> String {
+    format!("#board .piece[data-cell='{cell}'] circle")
+}
+
 /// The from and to cells of `text`, a move on the wire, by the names of `cells`.
 fn split_move(text: &str, cells: &[String]) -> (String, String) {
     (1..text.len())
@@ -248,29 +339,25 @@ fn split_move(text: &str, cells: &[String]) -> (String, String) {
         .unwrap_or_else(|| panic!("'{text}' is not two cells"))
 }
 
-/// Whether the browser is here; where it must be (`.ci/run`), its absence
-/// fails the test.
-fn browser_is_here() -> bool {
-    if Path::new(CHROMEDRIVER).exists() && Path::new(CHROMIUM).exists() {
-        return true;
-    }
-    assert!(
-        std::env::var(REQUIRED_ENV).as_deref() != Ok("required"),
-        "{CHROMIUM} and {CHROMEDRIVER} are needed ({REQUIRED_ENV}=required)"
-    );
-    eprintln!(
-        "skipped: no {CHROMIUM} and {CHROMEDRIVER} (apt-get install chromium chromium-driver)"
-    );
-    false
+#[test]
+fn a_person_plays_dreierschach_by_clicks_against_two_engines_in_chromium() {
+    plays_dreierschach_by_clicks(Kind::Chromium);
 }
 
 #[test]
-fn a_person_plays_dreierschach_by_clicks_against_two_engines() {
-    if !browser_is_here() {
+fn a_person_plays_dreierschach_by_clicks_against_two_engines_in_firefox() {
+    plays_dreierschach_by_clicks(Kind::Firefox);
+}
+
+/// Two rounds of Dreierschach: the person's pawn moves by clicks, each
+/// answered by both engines on the board and in the move list; then the
+/// game record.
+fn plays_dreierschach_by_clicks(kind: Kind) {
+    if !kind.is_here() {
         return;
     }
     let (_gui, url) = start_gui();
-    let browser = Browser::start();
+    let browser = Browser::start(kind);
     browser.open(&format!("{url}?variant=dreierschach"));
     browser.wait_for(
         "return document.querySelectorAll('#board .cell').length === 126 \
@@ -303,7 +390,7 @@ fn a_person_plays_dreierschach_by_clicks_against_two_engines() {
                     && !before.iter().any(|(c, _)| c == to)
             })
             .expect("a quiet move of White");
-        browser.click(&format!("#board .piece[data-cell='{from}']"));
+        browser.click(&piece_disc(&from));
         browser.wait_for(
             &format!("return document.querySelector(\"#board .cell[data-cell='{to}']\").classList.contains('target');"),
             "the move's target is highlighted",
@@ -375,7 +462,7 @@ fn click_move(browser: &Browser, text: &str, cells: &[String]) {
                 .then(|| (from.to_string(), to.to_string()))
         })
         .unwrap_or_else(|| panic!("'{text}' is not a move between cells"));
-    browser.click(&format!("#board .piece[data-cell='{from}']"));
+    browser.click(&piece_disc(&from));
     browser.wait_for(
         &format!("return document.querySelector(\"#board .cell[data-cell='{to}']\").classList.contains('target');"),
         "the move's target is highlighted",
@@ -384,12 +471,11 @@ fn click_move(browser: &Browser, text: &str, cells: &[String]) {
     let taken = browser.run(&format!(
         "return document.querySelector(\"#board .piece[data-cell='{to}']\") !== null;"
     ));
-    let kind = if taken == Value::Bool(true) {
-        "piece"
+    browser.click(&if taken == Value::Bool(true) {
+        piece_disc(&to)
     } else {
-        "cell"
-    };
-    browser.click(&format!("#board .{kind}[data-cell='{to}']"));
+        format!("#board .cell[data-cell='{to}']")
+    });
     if text.len() > from.len() + to.len() {
         browser.click(&format!("#promotion button[data-move='{text}']"));
     }
@@ -414,11 +500,11 @@ const MAX_TEST_PLIES: usize = 3000;
 
 #[test]
 fn a_person_plays_a_whole_game_of_every_three_player_game_without_reloading() {
-    if !browser_is_here() {
+    if !Kind::Chromium.is_here() {
         return;
     }
     let (_gui, url) = start_gui();
-    let browser = Browser::start();
+    let browser = Browser::start(Kind::Chromium);
     browser.open(&format!("{url}?variant=dreierschach"));
     browser.wait_for(
         "return document.querySelector('#status').textContent.includes('to move');",
