@@ -578,3 +578,122 @@ fn a_person_plays_a_whole_game_of_every_three_player_game_without_reloading() {
         assert!(person_moves > 0, "{variant}: the person never moved");
     }
 }
+
+/// The number the page shows in `#board`'s `data-plies`.
+fn plies(browser: &Browser) -> usize {
+    serde_json::from_value(
+        browser.run("return Number(document.querySelector('#board').dataset.plies);"),
+    )
+    .unwrap()
+}
+
+#[test]
+fn clocks_scores_take_back_set_up_and_analysis_work_in_the_page() {
+    if !Kind::Chromium.is_here() {
+        return;
+    }
+    let (_gui, url) = start_gui();
+    let browser = Browser::start(Kind::Chromium);
+    browser.open(&format!("{url}?variant=trichess"));
+    browser.wait_for(
+        "return document.querySelectorAll('#board .cell').length === 96 \
+         && document.querySelector('#status').textContent.includes('(you)');",
+        "the Trichess board with the person to move",
+    );
+    // Clocks of one minute: the engines' seats run down and show scores.
+    browser.run(
+        "document.querySelector('#time-minutes').value = '1'; \
+         document.querySelector('#time-increment').value = '0';",
+    );
+    browser.click("#new-game");
+    browser.wait_for(
+        "return document.querySelector('#status').textContent.includes('(you)') \
+         && document.querySelectorAll('#seats .clock')[1].textContent === '1:00.0';",
+        "a new game on one-minute clocks",
+    );
+    let cells: Vec<String> = serde_json::from_value(
+        browser
+            .run("return [...document.querySelectorAll('#board .cell')].map(c => c.dataset.cell);"),
+    )
+    .unwrap();
+    let start_pieces = browser.pieces();
+    let legal: Vec<String> =
+        serde_json::from_value(browser.run("return window.triskel.current.legal;")).unwrap();
+    click_move(&browser, &legal[0], &cells);
+    browser.wait_for(
+        "return Number(document.querySelector('#board').dataset.plies) === 3;",
+        "both engines answer",
+    );
+    let seats: Vec<(String, String)> = serde_json::from_value(browser.run(
+        "return [...document.querySelectorAll('#seats tbody tr')]\
+         .map(r => [r.querySelector('.clock').textContent, r.querySelector('.score').textContent]);",
+    ))
+    .unwrap();
+    for (clock, score) in &seats[1..] {
+        assert!(
+            clock.as_str() < "1:00.0",
+            "an engine's clock ran: {seats:?}"
+        );
+        assert!(!score.is_empty(), "an engine's score is shown: {seats:?}");
+    }
+    let after_round: String = serde_json::from_value(
+        browser.run("return document.querySelector('#position-text').value;"),
+    )
+    .unwrap();
+    let round_pieces = browser.pieces();
+    assert_ne!(round_pieces, start_pieces);
+
+    // Take back: the engines' answers and the person's move go.
+    browser.click("#take-back");
+    browser.wait_for(
+        "return Number(document.querySelector('#board').dataset.plies) === 0 \
+         && document.querySelector('#status').textContent.includes('(you)');",
+        "the moves are taken back",
+    );
+    assert_eq!(browser.pieces(), start_pieces);
+
+    // Set up: the position after the round, pasted.
+    browser.run(&format!(
+        "document.querySelector('#position-text').value = {};",
+        json!(after_round)
+    ));
+    browser.click("#set-position");
+    let deadline = Instant::now() + WAIT;
+    while browser.pieces() != round_pieces {
+        assert!(
+            Instant::now() < deadline,
+            "the pasted position is not set up"
+        );
+        thread::sleep(POLL);
+    }
+    browser.wait_for(
+        "return document.querySelector('#status').textContent.includes('(you)');",
+        "the person to move in the pasted position",
+    );
+    assert_eq!(plies(&browser), 0);
+
+    // Analysis with two lines: two lines of text and their first moves as
+    // arrows on the board.
+    browser.run("document.querySelector('#multipv').value = '2';");
+    browser.click("#analyse");
+    browser.wait_for(
+        "return document.querySelectorAll('#analysis li').length === 2 \
+         && document.querySelectorAll('#board .arrow').length === 2;",
+        "two analysis lines with their arrows",
+    );
+    browser.click("#analyse");
+    browser.wait_for(
+        "return document.querySelectorAll('#analysis li').length === 0 \
+         && document.querySelectorAll('#board .arrow').length === 0;",
+        "the analysis ends",
+    );
+
+    // A bad position is refused with a message, and the board stays.
+    browser.run("document.querySelector('#position-text').value = 'not a position';");
+    browser.click("#set-position");
+    browser.wait_for(
+        "return document.querySelector('#status').textContent.startsWith('Not a position');",
+        "the bad position is refused",
+    );
+    assert_eq!(browser.pieces(), round_pieces);
+}

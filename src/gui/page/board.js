@@ -634,7 +634,8 @@ async function analyse() {
   if (board.current.over || engine !== board.analysis) return;
   board.analysisLines = [];
   engine.pending = engine.ask([positionCommand(), "go infinite"], (l) => l.startsWith("bestmove"), (line) => {
-    if (!line.startsWith("info ") || line.includes(" currmove ")) return;
+    // Lines still arriving from an analysis that was stopped are not shown.
+    if (engine !== board.analysis || !line.startsWith("info ") || line.includes(" currmove ")) return;
     const info = infoFields(line);
     if (!info.pv) return;
     const k = Number(info.multipv ?? 1) - 1;
