@@ -11,6 +11,7 @@ pub mod moves;
 pub mod notation;
 pub mod number;
 pub mod perft;
+pub mod pipes;
 pub mod position;
 pub mod protocol;
 pub mod render;

@@ -20,11 +20,12 @@ use super::engine_spec::{Dialect, ExternalConfig, FixedLimit};
 use super::evaluation::{SearchScore, centipawn_score, mate_score};
 use super::player::{Choice, ClockView};
 use crate::number;
+use crate::pipes::{self, Piped};
 use crate::position::Position;
 use crate::protocol::go::{INCREMENT_SUFFIX, TIME_SUFFIX};
 use crate::variants::{Game, Variant};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -73,36 +74,13 @@ impl ExternalEngine {
         if let Some(dir) = &config.dir {
             command.current_dir(dir);
         }
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|why| format!("cannot start '{path}': {why}"))?;
-        let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("'{path}': no pipes to the engine"));
-        };
+        let Piped {
+            child,
+            input,
+            output,
+        } = pipes::spawn(&mut command, path)?;
         let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            // Bytes that are not UTF-8 make a line unreadable, not the end
-            // of the engine's output: they are shown as U+FFFD.
-            let mut output = BufReader::new(output);
-            let mut bytes = Vec::new();
-            loop {
-                bytes.clear();
-                match output.read_until(b'\n', &mut bytes) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                let line = String::from_utf8_lossy(&bytes);
-                let line = line.trim_end_matches(['\n', '\r']).to_string();
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        thread::spawn(move || pipes::each_line(output, |line| sender.send(line).is_ok()));
         let standard = config.dialect == Dialect::Uci && start.variant() == Variant::Chess;
         let mut engine = ExternalEngine {
             child,
