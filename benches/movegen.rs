@@ -6,13 +6,13 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use triskel::bench::{KIWIPETE, MIDDLEGAME, PROMOTIONS, ROOK_ENDGAME};
-use triskel::movegen::MoveCounter;
+use triskel::moves::MoveCounter;
 use triskel::moves::MoveList;
 use triskel::position::Position;
 use triskel::search::eval::ReachCache;
 use triskel::tournament::player::SeededRng;
 use triskel::variants::Variant;
+use triskel::variants::chess::{KIWIPETE, MIDDLEGAME, PROMOTIONS, ROOK_ENDGAME};
 
 /// The positions measured: opening, tactics, endgame, promotions, middlegame.
 const POSITIONS: [(&str, Option<&str>); 5] = [

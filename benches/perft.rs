@@ -5,10 +5,10 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use triskel::bench::KIWIPETE;
 use triskel::perft::{perft, perft_parallel};
 use triskel::position::Position;
 use triskel::variants::Variant;
+use triskel::variants::chess::KIWIPETE;
 
 /// Game, position (`None`: the start), depth.
 const TREES: [(Variant, Option<&str>, u32); 8] = [

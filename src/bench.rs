@@ -2,15 +2,15 @@
 //! of perft counts and fixed-depth searches whose node total is a signature
 //! of the engine's behaviour and whose speed measures the machine.
 //!
-//! Each playable game adds its positions as entries of [`BENCH_ENTRIES`].
+//! Each game names its positions in its file (its `BENCH`).
 
+use crate::game::Variant;
 use crate::number;
 use crate::perft;
 use crate::position::AfterMate;
 use crate::protocol::options::max_threads;
 use crate::protocol::setup::{STARTPOS, build_position};
 use crate::search::{Limits, MAX_DEPTH, Options as SearchOptions, Searcher, eval};
-use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -48,72 +48,32 @@ pub struct BenchEntry {
     pub depth: u32,
 }
 
-/// Shorthand for a table entry.
-const fn entry(
-    variant: Variant,
-    name: &'static str,
-    position: &'static str,
-    kind: BenchKind,
-    depth: u32,
-) -> BenchEntry {
-    BenchEntry {
-        variant,
-        name,
-        position,
-        kind,
-        depth,
+/// The benchmark, in the order it runs: every game's perft counts, then
+/// every game's searches (each game's [`GameBench`](crate::game::GameBench),
+/// in its file), with default depths chosen so that the whole run takes
+/// some seconds. The search nodes are the search's signature: a change that
+/// alters no search decision leaves them unchanged (every search starts
+/// afresh, so the order does not change them).
+pub fn bench_entries() -> Vec<BenchEntry> {
+    let mut entries = Vec::new();
+    for kind in [BenchKind::Perft, BenchKind::Search] {
+        for variant in Variant::ALL {
+            let bench = &variant.game().bench;
+            let positions = match kind {
+                BenchKind::Perft => bench.perft,
+                BenchKind::Search => bench.search,
+            };
+            entries.extend(positions.iter().map(|p| BenchEntry {
+                variant,
+                name: p.name,
+                position: p.position.unwrap_or(STARTPOS),
+                kind,
+                depth: p.depth,
+            }));
+        }
     }
+    entries
 }
-
-/// Kiwipete, the classic move generator test (chessprogramming.org).
-pub const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-/// A rook endgame with en-passant and check subtleties (perft "position 3").
-pub const ROOK_ENDGAME: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
-/// Promotions and castling rights (perft "position 4").
-pub const PROMOTIONS: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
-/// A quiet middlegame (perft "position 6").
-pub const MIDDLEGAME: &str =
-    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
-/// Dreierschach with every army developed and both castlings open (perft suite).
-const DREIERSCHACH_MIDDLE: &str = "nRnP2bPbR/nBnP3bP1/nNnP4bP1/nKnP3bNbB2/1nPnQ4bPbPbK/1nPnB4bQ1bP1/1nP6bN1bP1/nRnP1nN6bBbPbR/nP10bP/11/1wN1wBwP5/wPwPwPwP1wPwPwPwP/wR2wKwQwBwNwR b wKQnKQbKQ - 0 1";
-/// Hexenschach in phase A with a Rabe in reach (perft suite).
-const HEXENSCHACH_MIDDLE: &str = "wKwBwRwP1/3wP1bP/wRwN1bN1bPbR/1wPwPwPwQbP2/1wPrP3bP1bK/rPrPrRwB1rN1bB/2rPbPrPbPbN/rB4rQ/rKrNrRrP1 b rKwKQbK - 0 1";
-/// Pieces on every level of the pyramid (perft suite).
-const PYRAMID_MIDDLE: &str = "bR1bB3bK1/bPbP3bPbPbP/8/8/8/8/wPwPwP2wPwPwP/wR5wK1/6/1bQ1bP2/3wB2/4bN1/2wP3/6/1bB1wN/4/2bR1/wR3/2/wQ1 w - - 0 1";
-/// Trichess with pieces on the middle cells (perft suite).
-const TRICHESS_MIDDLE: &str = "3wRwB3/8/wPwPwP2wPwPwP/6wK1/2rR1wN3/1rN1rQ4/rP4rPrPrP/4rK3/4bB3/2bN2bQ2/bPbP3bPbPbP/4bK3 w - - 0 1";
-/// Star with pieces on the middle cells (perft suite).
-const STAR_MIDDLE: &str =
-    "3bRbB3/8/bPbPbP2bPbPbP/4bK3/3bN4/1gQ2gN3/5gPgPgP/gR3gK3/8/2rB2rN2/rPrP2rP1rPrP/4rK3 b - - 0 1";
-
-/// The benchmark, in the order it runs: for every game a perft count and
-/// searches of its start and of a middle-game position, with default depths
-/// chosen so that the whole run takes some seconds. The search nodes are
-/// the search's signature: a change that alters no search decision leaves
-/// them unchanged.
-#[rustfmt::skip]
-pub const BENCH_ENTRIES: &[BenchEntry] = &[
-    entry(Variant::Chess,        "start",    STARTPOS,             BenchKind::Perft,  5),
-    entry(Variant::Chess,        "kiwipete", KIWIPETE,             BenchKind::Perft,  4),
-    entry(Variant::Dreierschach, "start",    STARTPOS,             BenchKind::Perft,  4),
-    entry(Variant::Hexenschach,  "start",    STARTPOS,             BenchKind::Perft,  5),
-    entry(Variant::Pyramid,      "start",    STARTPOS,             BenchKind::Perft,  4),
-    entry(Variant::Trichess,     "start",    STARTPOS,             BenchKind::Perft,  5),
-    entry(Variant::Star,         "start",    STARTPOS,             BenchKind::Perft,  5),
-    entry(Variant::Chess,        "start",    STARTPOS,             BenchKind::Search, 8),
-    entry(Variant::Chess,        "kiwipete", KIWIPETE,             BenchKind::Search, 6),
-    entry(Variant::Chess,        "middle",   MIDDLEGAME,           BenchKind::Search, 6),
-    entry(Variant::Dreierschach, "start",    STARTPOS,             BenchKind::Search, 4),
-    entry(Variant::Dreierschach, "middle",   DREIERSCHACH_MIDDLE,  BenchKind::Search, 3),
-    entry(Variant::Hexenschach,  "start",    STARTPOS,             BenchKind::Search, 3),
-    entry(Variant::Hexenschach,  "middle",   HEXENSCHACH_MIDDLE,   BenchKind::Search, 3),
-    entry(Variant::Pyramid,      "start",    STARTPOS,             BenchKind::Search, 6),
-    entry(Variant::Pyramid,      "middle",   PYRAMID_MIDDLE,       BenchKind::Search, 5),
-    entry(Variant::Trichess,     "start",    STARTPOS,             BenchKind::Search, 5),
-    entry(Variant::Trichess,     "middle",   TRICHESS_MIDDLE,      BenchKind::Search, 5),
-    entry(Variant::Star,         "start",    STARTPOS,             BenchKind::Search, 5),
-    entry(Variant::Star,         "middle",   STAR_MIDDLE,          BenchKind::Search, 5),
-];
 
 /// How to run the benchmark.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,7 +186,7 @@ pub fn per_second(nodes: u64, elapsed: Duration) -> u64 {
     u64::try_from(u128::from(nodes) * 1000 / ms).unwrap_or(u64::MAX)
 }
 
-/// Runs every entry of [`BENCH_ENTRIES`], passing one line per entry to
+/// Runs every entry of [`bench_entries`], passing one line per entry to
 /// `report`, and returns the totals ([`BenchTotals::summary_lines`]), or
 /// `Ok(None)` if `stop` was raised before the end.
 pub fn run(
@@ -243,7 +203,8 @@ pub fn run(
         search_nodes: 0,
         search_elapsed: Duration::ZERO,
     };
-    for (i, e) in BENCH_ENTRIES.iter().enumerate() {
+    let entries = bench_entries();
+    for (i, e) in entries.iter().enumerate() {
         let pos = build_position::<&str>(e.variant, AfterMate::default(), Some(e.position), &[])
             .map_err(|why| format!("entry {} ({} {}): {why}", i + 1, e.variant, e.name))?;
         let depth = match e.kind {
@@ -285,7 +246,7 @@ pub fn run(
         report(&format!(
             "{}/{} {} {} {} depth {}: {nodes} nodes, {} ms",
             i + 1,
-            BENCH_ENTRIES.len(),
+            entries.len(),
             e.variant,
             e.kind.name(),
             e.name,
@@ -302,7 +263,7 @@ mod tests {
 
     #[test]
     fn every_entry_is_playable_and_well_formed() {
-        for e in BENCH_ENTRIES {
+        for e in bench_entries() {
             assert!(e.variant.is_playable(), "{} {}", e.variant, e.name);
             assert!(
                 build_position::<&str>(e.variant, AfterMate::default(), Some(e.position), &[])

@@ -324,7 +324,7 @@ impl FromIterator<Cell> for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::zobrist::splitmix64;
+    use crate::game::zobrist::splitmix64;
 
     /// Random values and masks (dense, sparse, empty, full) to compare
     /// the bit packing forms on.

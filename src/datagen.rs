@@ -28,6 +28,7 @@
 //! each game's players draw from its own seed, so the data is the same
 //! whatever the number of threads.
 
+use crate::game::Variant;
 use crate::position::Position;
 use crate::rules::format_points;
 use crate::search::DECIDED_SCORE;
@@ -36,7 +37,6 @@ use crate::tournament::evaluation::MoveEvaluation;
 use crate::tournament::game::{GameSetup, TimeControl, play_game};
 use crate::tournament::openings::Book;
 use crate::tournament::player::{PlayerConfig, mix_seed};
-use crate::variants::Variant;
 use rayon::prelude::*;
 use std::time::Duration;
 
@@ -158,7 +158,7 @@ pub fn play_for_data(
     let mut pos = opening.position.clone();
     let mut samples = Vec::new();
     for (word, evaluation) in result.moves.iter().zip(&result.evaluations) {
-        let m = pos.parse_move(word)?;
+        let m = pos.parse_move(word).map_err(|e| e.to_string())?;
         let position = pos.fen();
         let in_check = pos.in_check();
         let mover_view = scores_per_player(&pos, evaluation);

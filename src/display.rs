@@ -2,9 +2,9 @@
 //! piece as army letter and piece letter (`wK`, `nP`) or ` .`, laid out in
 //! the board's own shape with coordinates.
 
+use crate::game::{RowLabel, TextLayout};
 use crate::position::Position;
 use crate::types::Cell;
-use crate::variants::Variant;
 use std::fmt::Write;
 
 /// Width of one drawn cell in a grid, including spacing.
@@ -16,12 +16,11 @@ const LEVEL_ROWS: [usize; 4] = [8, 6, 4, 2];
 impl Position {
     /// The board as text, in the game's shape.
     pub fn board_text(&self) -> String {
-        match self.variant() {
-            Variant::Chess => self.grid_text(&self.game().rows, "", Label::Suffix),
-            Variant::Dreierschach | Variant::Hexenschach => self.hexagon_text(),
-            Variant::Pyramid | Variant::PyramidEp => self.levels_text(),
-            Variant::Trichess => self.sections_text(Label::Suffix),
-            Variant::Star => self.sections_text(Label::Prefix),
+        match self.game().facts.text_layout {
+            TextLayout::Grid(label) => self.grid_text(&self.game().rows, "", label),
+            TextLayout::Hexagon => self.hexagon_text(),
+            TextLayout::Levels => self.levels_text(),
+            TextLayout::Sections(label) => self.sections_text(label),
         }
     }
 
@@ -39,7 +38,7 @@ impl Position {
 
     /// Rows drawn as a grid; each row labelled by the part of its cell names
     /// all cells share, each column by the part that differs.
-    fn grid_text(&self, rows: &[Vec<Cell>], title: &str, label: Label) -> String {
+    fn grid_text(&self, rows: &[Vec<Cell>], title: &str, label: RowLabel) -> String {
         let g = &self.game().geometry;
         let mut out = String::new();
         if !title.is_empty() {
@@ -48,7 +47,7 @@ impl Position {
         let mut columns = Vec::new();
         for row in rows {
             let names: Vec<&str> = row.iter().map(|&c| g.name(c)).collect();
-            let (row_label, cols) = label.split(&names);
+            let (row_label, cols) = split_row(label, &names);
             let mut line = format!("{row_label:>4} |");
             for &cell in row {
                 let _ = write!(line, " {} ", self.cell_token(cell));
@@ -67,7 +66,7 @@ impl Position {
     }
 
     /// Each section of Trichess or Star as its owner sees it, row 4 on top.
-    fn sections_text(&self, label: Label) -> String {
+    fn sections_text(&self, label: RowLabel) -> String {
         let game = self.game();
         game.rows
             .chunks(4)
@@ -86,7 +85,7 @@ impl Position {
         let mut levels: Vec<Vec<String>> = Vec::new();
         let mut start = 0;
         for size in LEVEL_ROWS {
-            let text = self.grid_text(&game.rows[start..start + size], "", Label::Affixes);
+            let text = self.grid_text(&game.rows[start..start + size], "", RowLabel::Affixes);
             levels.push(text.lines().map(str::to_string).collect());
             start += size;
         }
@@ -167,61 +166,49 @@ impl Position {
     }
 }
 
-/// Which part of a row's cell names labels the row.
-#[derive(Clone, Copy)]
-enum Label {
-    /// The row shares the end of its names (`a8`..`h8`: row `8`, columns `a`..`h`).
-    Suffix,
-    /// The row shares the start (`ba1`..`ba8`: row `ba`, columns `1`..`8`).
-    Prefix,
-    /// The row shares start and end (`1a8`..`1h8`: row `1.8`, columns `a`..`h`).
-    Affixes,
-}
-
-impl Label {
-    /// Splits a row's names into the row label and the column labels.
-    fn split(self, names: &[&str]) -> (String, Vec<String>) {
-        let common_prefix = |names: &[&str]| {
-            let first = names.first().copied().unwrap_or("");
-            (0..=first.len())
-                .rev()
-                .find(|&n| {
-                    first.is_char_boundary(n) && names.iter().all(|s| s.starts_with(&first[..n]))
-                })
-                .unwrap_or(0)
-        };
-        let common_suffix = |names: &[&str]| {
-            let first = names.first().copied().unwrap_or("");
-            (0..=first.len())
-                .rev()
-                .find(|&n| {
-                    first.is_char_boundary(first.len() - n)
-                        && names.iter().all(|s| s.ends_with(&first[first.len() - n..]))
-                })
-                .unwrap_or(0)
-        };
+/// Splits a row's names into the row label (the part `label` says they
+/// share) and the column labels.
+fn split_row(label: RowLabel, names: &[&str]) -> (String, Vec<String>) {
+    let common_prefix = |names: &[&str]| {
         let first = names.first().copied().unwrap_or("");
-        match self {
-            Label::Suffix => {
-                let n = common_suffix(names);
-                let cols = names.iter().map(|s| s[..s.len() - n].to_string()).collect();
-                (first[first.len() - n..].to_string(), cols)
-            }
-            Label::Prefix => {
-                let n = common_prefix(names);
-                (
-                    first[..n].to_string(),
-                    names.iter().map(|s| s[n..].to_string()).collect(),
-                )
-            }
-            Label::Affixes => {
-                let p = common_prefix(names);
-                let rest: Vec<&str> = names.iter().map(|s| &s[p..]).collect();
-                let n = common_suffix(&rest);
-                let cols = rest.iter().map(|s| s[..s.len() - n].to_string()).collect();
-                let rest0 = rest.first().copied().unwrap_or("");
-                (rest0[rest0.len() - n..].to_string(), cols)
-            }
+        (0..=first.len())
+            .rev()
+            .find(|&n| {
+                first.is_char_boundary(n) && names.iter().all(|s| s.starts_with(&first[..n]))
+            })
+            .unwrap_or(0)
+    };
+    let common_suffix = |names: &[&str]| {
+        let first = names.first().copied().unwrap_or("");
+        (0..=first.len())
+            .rev()
+            .find(|&n| {
+                first.is_char_boundary(first.len() - n)
+                    && names.iter().all(|s| s.ends_with(&first[first.len() - n..]))
+            })
+            .unwrap_or(0)
+    };
+    let first = names.first().copied().unwrap_or("");
+    match label {
+        RowLabel::Suffix => {
+            let n = common_suffix(names);
+            let cols = names.iter().map(|s| s[..s.len() - n].to_string()).collect();
+            (first[first.len() - n..].to_string(), cols)
+        }
+        RowLabel::Prefix => {
+            let n = common_prefix(names);
+            (
+                first[..n].to_string(),
+                names.iter().map(|s| s[n..].to_string()).collect(),
+            )
+        }
+        RowLabel::Affixes => {
+            let p = common_prefix(names);
+            let rest: Vec<&str> = names.iter().map(|s| &s[p..]).collect();
+            let n = common_suffix(&rest);
+            let cols = rest.iter().map(|s| s[..s.len() - n].to_string()).collect();
+            let rest0 = rest.first().copied().unwrap_or("");
+            (rest0[rest0.len() - n..].to_string(), cols)
         }
     }
 }

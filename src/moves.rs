@@ -1,5 +1,6 @@
 //! Moves packed into 32 bits, and the fixed-capacity list they are generated into.
 
+use crate::bitboard::Bitboard;
 use crate::types::{Cell, MAX_CELLS, PieceKind};
 use arrayvec::ArrayVec;
 
@@ -193,6 +194,133 @@ pub const MAX_MOVES: usize = 1024;
 
 /// The moves of one position.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// Receives generated moves: a list, or a counter for bulk counting.
+pub trait MoveSink {
+    /// One move.
+    fn push(&mut self, m: Move);
+
+    /// A plain move from `from` to every cell of `targets`.
+    #[inline(always)]
+    fn push_targets(&mut self, from: Cell, targets: Bitboard) {
+        targets
+            .into_iter()
+            .for_each(|to| self.push(Move::normal(from, to)));
+    }
+
+    /// Whether the moves of the mover's piece on `from` cannot matter to
+    /// this sink: the generator then skips the piece before working out its
+    /// targets. Asked for officers and pawns, not for the king.
+    #[inline(always)]
+    fn skips(&self, _from: Cell) -> bool {
+        false
+    }
+
+    /// A promotion to each promotion kind from `from` to every cell of `targets`.
+    #[inline(always)]
+    fn push_promotions(&mut self, from: Cell, targets: Bitboard) {
+        targets.into_iter().for_each(|to| {
+            for kind in PieceKind::PROMOTIONS {
+                self.push(Move::promotion(from, to, kind));
+            }
+        });
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        ArrayVec::push(self, m);
+    }
+}
+
+/// Counts moves without storing them (perft's bulk counting).
+#[derive(Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn push_targets(&mut self, _: Cell, targets: Bitboard) {
+        self.0 += u64::from(targets.count());
+    }
+
+    #[inline(always)]
+    fn push_promotions(&mut self, _: Cell, targets: Bitboard) {
+        self.0 += u64::from(targets.count()) * PieceKind::PROMOTIONS.len() as u64;
+    }
+}
+
+/// Looks for one move among those generated (a single-move legality test).
+pub struct MoveFinder {
+    wanted: Move,
+    /// Whether the move was generated.
+    pub found: bool,
+}
+
+impl MoveFinder {
+    /// Looks for `wanted`.
+    pub fn new(wanted: Move) -> MoveFinder {
+        MoveFinder {
+            wanted,
+            found: false,
+        }
+    }
+}
+
+impl MoveSink for MoveFinder {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.found |= m == self.wanted;
+    }
+
+    #[inline(always)]
+    fn push_targets(&mut self, from: Cell, targets: Bitboard) {
+        let to = self.wanted.to();
+        self.found |=
+            from == self.wanted.from() && targets.has(to) && self.wanted == Move::normal(from, to);
+    }
+}
+
+/// Forwards moves to another sink, noting whether there was any. It does
+/// not pass on the inner sink's [`MoveSink::skips`]: every move counts.
+pub struct Tally<'a, S: ?Sized> {
+    /// The sink the moves go to.
+    pub inner: &'a mut S,
+    /// Whether a move went through.
+    pub any: bool,
+}
+
+impl<'a, S: MoveSink + ?Sized> Tally<'a, S> {
+    /// A tally of the moves going to `inner`.
+    pub fn new(inner: &'a mut S) -> Tally<'a, S> {
+        Tally { inner, any: false }
+    }
+}
+
+impl<S: MoveSink + ?Sized> MoveSink for Tally<'_, S> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.any = true;
+        self.inner.push(m);
+    }
+
+    #[inline(always)]
+    fn push_targets(&mut self, from: Cell, targets: Bitboard) {
+        self.any |= targets.nonempty();
+        self.inner.push_targets(from, targets);
+    }
+
+    #[inline(always)]
+    fn push_promotions(&mut self, from: Cell, targets: Bitboard) {
+        self.any |= targets.nonempty();
+        self.inner.push_promotions(from, targets);
+    }
+}
 
 #[cfg(test)]
 mod tests {

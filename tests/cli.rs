@@ -7,7 +7,7 @@ mod command;
 use command::{FAILURE, USAGE_ERROR, stderr, stdout, triskel};
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
-use triskel::bench::BENCH_ENTRIES;
+use triskel::bench::bench_entries;
 use triskel::datagen::Sample;
 use triskel::variants::Variant;
 
@@ -178,7 +178,7 @@ fn bench_prints_each_entry_and_totals() {
     assert_eq!(total, entries, "{text}");
     assert_eq!(
         text.lines().filter(|l| l.contains(" depth ")).count(),
-        BENCH_ENTRIES.len()
+        bench_entries().len()
     );
     assert!(
         text.lines().any(|l| l.starts_with("Nodes/second: ")),

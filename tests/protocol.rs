@@ -1169,7 +1169,7 @@ fn bench_command_reports_totals_and_can_be_stopped() {
     );
     assert_eq!(
         lines.iter().filter(|l| l.contains(" depth ")).count(),
-        triskel::bench::BENCH_ENTRIES.len()
+        triskel::bench::bench_entries().len()
     );
     e.send("bench");
     e.send("stop");

@@ -455,7 +455,7 @@ impl Geometry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Variant;
+    use crate::game::Variant;
 
     /// Boards of a few densities, from a fixed generator.
     fn occupancies(geometry: &Geometry) -> Vec<Bitboard> {

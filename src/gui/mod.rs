@@ -26,10 +26,10 @@
 
 pub mod process;
 
+use crate::game::Variant;
 use crate::render::json;
 use crate::tournament::pgn::PgnGame;
 use crate::types::Player;
-use crate::variants::Variant;
 use process::{EngineProcess, Lines};
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};

@@ -283,8 +283,8 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Variant;
     use crate::position::walk::play_capturing_first;
-    use crate::variants::Variant;
 
     /// Picking the attackers out of the board when asked answers every
     /// attack test as sorting them first does: every cell, every set of

@@ -12,122 +12,12 @@ pub use attacks::{AttackSource, Attackers, PiecesOn};
 
 use crate::bitboard::Bitboard;
 use crate::geometry::SliderClass;
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveSink};
+use crate::position::KnownReaches;
 use crate::position::Position;
-use crate::rules;
-use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, PieceKind};
+use crate::types::{Army, Cell, MAX_PLAYERS, PieceKind};
 use arrayvec::ArrayVec;
 use std::cell::OnceCell;
-
-/// Receives generated moves: a list, or a counter for bulk counting.
-pub trait MoveSink {
-    /// One move.
-    fn push(&mut self, m: Move);
-
-    /// A plain move from `from` to every cell of `targets`.
-    #[inline(always)]
-    fn push_targets(&mut self, from: Cell, targets: Bitboard) {
-        targets
-            .into_iter()
-            .for_each(|to| self.push(Move::normal(from, to)));
-    }
-
-    /// Whether the moves of the mover's piece on `from` cannot matter to
-    /// this sink: the generator then skips the piece before working out its
-    /// targets. Asked for officers and pawns, not for the king.
-    #[inline(always)]
-    fn skips(&self, _from: Cell) -> bool {
-        false
-    }
-
-    /// A promotion to each promotion kind from `from` to every cell of `targets`.
-    #[inline(always)]
-    fn push_promotions(&mut self, from: Cell, targets: Bitboard) {
-        targets.into_iter().for_each(|to| {
-            for kind in PieceKind::PROMOTIONS {
-                self.push(Move::promotion(from, to, kind));
-            }
-        });
-    }
-}
-
-impl MoveSink for MoveList {
-    #[inline(always)]
-    fn push(&mut self, m: Move) {
-        ArrayVec::push(self, m);
-    }
-}
-
-/// Counts moves without storing them (perft's bulk counting).
-#[derive(Default)]
-pub struct MoveCounter(pub u64);
-
-impl MoveSink for MoveCounter {
-    #[inline(always)]
-    fn push(&mut self, _: Move) {
-        self.0 += 1;
-    }
-
-    #[inline(always)]
-    fn push_targets(&mut self, _: Cell, targets: Bitboard) {
-        self.0 += u64::from(targets.count());
-    }
-
-    #[inline(always)]
-    fn push_promotions(&mut self, _: Cell, targets: Bitboard) {
-        self.0 += u64::from(targets.count()) * PieceKind::PROMOTIONS.len() as u64;
-    }
-}
-
-/// Looks for one move among those generated (a single-move legality test).
-pub struct MoveFinder {
-    wanted: Move,
-    /// Whether the move was generated.
-    pub found: bool,
-}
-
-impl MoveFinder {
-    /// Looks for `wanted`.
-    pub fn new(wanted: Move) -> MoveFinder {
-        MoveFinder {
-            wanted,
-            found: false,
-        }
-    }
-}
-
-impl MoveSink for MoveFinder {
-    #[inline(always)]
-    fn push(&mut self, m: Move) {
-        self.found |= m == self.wanted;
-    }
-
-    #[inline(always)]
-    fn push_targets(&mut self, from: Cell, targets: Bitboard) {
-        let to = self.wanted.to();
-        self.found |=
-            from == self.wanted.from() && targets.has(to) && self.wanted == Move::normal(from, to);
-    }
-}
-
-/// Reaches of officers already worked out for the current board (carried
-/// over by the search, see `search::eval::SearchReaches`), which the
-/// generator takes instead of working them out again.
-#[derive(Clone, Copy)]
-pub struct KnownReaches<'a> {
-    /// The cells whose officer's reach `reach` holds for the current board.
-    pub cells: Bitboard,
-    /// Per cell, the reach of the officer on it (as [`Position::reach`]).
-    pub reach: &'a [Bitboard; MAX_CELLS],
-}
-
-impl KnownReaches<'static> {
-    /// No reach known.
-    pub const NONE: KnownReaches<'static> = KnownReaches {
-        cells: Bitboard::EMPTY,
-        reach: &[Bitboard::EMPTY; MAX_CELLS],
-    };
-}
 
 /// Which of the legal moves a generation pass produces.
 struct Stage;
@@ -417,13 +307,17 @@ impl Position {
     /// keep the mover's king unattacked (all moves where the game has no
     /// check), castling and en passant. Game ends and variant extras (passes,
     /// the duty to help) are added by [`Position::generate_moves`].
-    pub(crate) fn generate_standard<S: MoveSink>(&self, sink: &mut S) {
+    pub(crate) fn generate_standard<S: MoveSink + ?Sized>(&self, sink: &mut S) {
         self.generate_standard_knowing(KnownReaches::NONE, sink);
     }
 
     /// [`Position::generate_standard`], taking the officers' reaches from
     /// `known` where it has them.
-    pub(crate) fn generate_standard_knowing<S: MoveSink>(&self, known: KnownReaches, sink: &mut S) {
+    pub(crate) fn generate_standard_knowing<S: MoveSink + ?Sized>(
+        &self,
+        known: KnownReaches,
+        sink: &mut S,
+    ) {
         let mut cx = self.context(!Bitboard::EMPTY);
         cx.known = known;
         self.generate_stage::<S, { Stage::ALL }>(&cx, sink);
@@ -431,7 +325,7 @@ impl Position {
 
     /// The standard moves of the piece on `from` (none if it is not the
     /// mover's): [`Position::generate_standard`] for one piece.
-    pub(crate) fn generate_standard_from<S: MoveSink>(&self, from: Cell, sink: &mut S) {
+    pub(crate) fn generate_standard_from<S: MoveSink + ?Sized>(&self, from: Cell, sink: &mut S) {
         let cx = self.context(Bitboard::from_cell(from));
         self.generate_stage::<S, { Stage::ALL }>(&cx, sink);
     }
@@ -439,13 +333,17 @@ impl Position {
     /// Generates the legal captures and promotions (for the quiescence
     /// search): the standard moves restricted to taking a piece or promoting,
     /// without castling and two-cell pawn moves.
-    pub fn generate_tactical<S: MoveSink>(&self, sink: &mut S) {
+    pub fn generate_tactical<S: MoveSink + ?Sized>(&self, sink: &mut S) {
         self.generate_tactical_knowing(KnownReaches::NONE, sink);
     }
 
     /// [`Position::generate_tactical`], taking the officers' reaches from
     /// `known` where it has them.
-    pub fn generate_tactical_knowing<S: MoveSink>(&self, known: KnownReaches, sink: &mut S) {
+    pub fn generate_tactical_knowing<S: MoveSink + ?Sized>(
+        &self,
+        known: KnownReaches,
+        sink: &mut S,
+    ) {
         let mut cx = self.context(!Bitboard::EMPTY);
         cx.known = known;
         self.generate_stage::<S, { Stage::TACTICAL }>(&cx, sink);
@@ -454,7 +352,7 @@ impl Position {
     /// The standard moves in two stages that share their work: the
     /// captures and promotions of [`Position::generate_tactical`], then,
     /// if `go_on` says so after seeing them, all the other moves.
-    pub fn generate_standard_staged<S: MoveSink>(
+    pub fn generate_standard_staged<S: MoveSink + ?Sized>(
         &self,
         sink: &mut S,
         go_on: impl FnOnce(&mut S) -> bool,
@@ -464,7 +362,7 @@ impl Position {
 
     /// [`Position::generate_standard_staged`], taking the officers' reaches
     /// from `known` where it has them.
-    pub fn generate_standard_staged_knowing<S: MoveSink>(
+    pub fn generate_standard_staged_knowing<S: MoveSink + ?Sized>(
         &self,
         known: KnownReaches,
         sink: &mut S,
@@ -484,11 +382,12 @@ impl Position {
         let mover = self.to_move();
         let own = self.pieces_of(mover);
         let opponents = self.state().active().without(mover);
-        let king_safety = rules::king_safety(self);
-        let protected = if rules::kings_capturable(self) {
-            Bitboard::EMPTY
-        } else {
+        let king_safety = self.rules().king_safety(self);
+        // Where kings need no safety they may be captured like any piece.
+        let protected = if king_safety {
             self.kind(PieceKind::King)
+        } else {
+            Bitboard::EMPTY
         };
         let king = self.king_of(mover).filter(|&k| own.has(k));
         Context {
@@ -505,7 +404,7 @@ impl Position {
     }
 
     /// The legal moves of `STAGE` (a [`Stage`]) of the pieces `cx` moves.
-    fn generate_stage<S: MoveSink, const STAGE: u8>(&self, cx: &Context, sink: &mut S) {
+    fn generate_stage<S: MoveSink + ?Sized, const STAGE: u8>(&self, cx: &Context, sink: &mut S) {
         let game = self.game();
         let occupied = self.occupied();
         let open = match STAGE {
@@ -587,7 +486,7 @@ impl Position {
     }
 
     /// The moves of `STAGE` of `army`'s pawns, onto `open` cells.
-    fn generate_pawn_moves<S: MoveSink, const STAGE: u8>(
+    fn generate_pawn_moves<S: MoveSink + ?Sized, const STAGE: u8>(
         &self,
         cx: &Context,
         open: Bitboard,
@@ -651,7 +550,7 @@ impl Position {
         }
     }
 
-    fn generate_en_passant<S: MoveSink>(&self, cx: &Context, sink: &mut S) {
+    fn generate_en_passant<S: MoveSink + ?Sized>(&self, cx: &Context, sink: &mut S) {
         let game = self.game();
         let g = &game.geometry;
         let mover = self.to_move();
@@ -696,7 +595,7 @@ impl Position {
         }
     }
 
-    fn generate_castling<S: MoveSink>(&self, cx: &Context, king: Cell, sink: &mut S) {
+    fn generate_castling<S: MoveSink + ?Sized>(&self, cx: &Context, king: Cell, sink: &mut S) {
         let game = self.game();
         let rights = self.castling_rights();
         if rights == 0 {
@@ -735,7 +634,7 @@ impl Position {
     /// game has check (not in Hexenschach's phase A, where a Rabe may stand
     /// attacked).
     pub fn in_check(&self) -> bool {
-        if !rules::king_safety(self) {
+        if !self.rules().king_safety(self) {
             return false;
         }
         let mover = self.to_move();
@@ -748,8 +647,8 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
+    use crate::game::Variant;
     use crate::position::Position;
-    use crate::variants::Variant;
 
     /// Dreierschach: the white rook on f4 stands between its king on d3 and
     /// a black bishop on j6 (diagonal d3-f4-h5-j6). The step f4-h5 passes

@@ -9,10 +9,10 @@
 //! names the pawn's file. Other games have no SAN: their moves are written
 //! and read on the wire ([`Position::move_text`]).
 
+use crate::game::CastlingSide;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::{Cell, PieceKind};
-use crate::variants::{CastlingSide, Variant};
 
 /// Castling with the king's rook.
 pub const KINGSIDE_CASTLING: &str = "O-O";
@@ -74,7 +74,7 @@ impl Position {
     /// `e8=Q+`, `O-O-O#`. Outside classical chess, and for a move that is
     /// not legal here, the move's wire text ([`Position::move_text`]).
     pub fn san(&self, m: Move) -> String {
-        if self.variant() != Variant::Chess {
+        if !self.game().facts.classical_notation {
             return self.move_text(m);
         }
         let legal = self.legal_moves();
@@ -175,8 +175,8 @@ impl Position {
     /// one is forgiven. Outside classical chess the move is read on the
     /// wire ([`Position::parse_move`]).
     pub fn parse_san(&self, text: &str) -> Result<Move, String> {
-        if self.variant() != Variant::Chess {
-            return self.parse_move(text);
+        if !self.game().facts.classical_notation {
+            return self.parse_move(text).map_err(|e| e.to_string());
         }
         let core = text.trim().trim_end_matches(SUFFIX_MARKS);
         let legal = self.legal_moves();
@@ -288,6 +288,7 @@ fn split_promotion(text: &str, kind: PieceKind) -> Option<(&str, Option<PieceKin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Variant;
 
     fn chess(fen: &str) -> Position {
         Position::from_fen(Variant::Chess, fen).unwrap_or_else(|e| panic!("{fen}: {e:?}"))

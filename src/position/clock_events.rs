@@ -5,9 +5,9 @@
 //! search; they cannot be taken back.
 
 use super::Position;
-use crate::rules::{self, Removed};
+use super::Removed;
+use crate::game::{ClockRule, EnPassantRule};
 use crate::types::{MAX_PLAYERS, Player};
-use crate::variants::{ClockRule, EnPassantRule};
 
 /// Why a clock event was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +51,7 @@ impl Position {
 
     /// Refuses clock events where the game has none, or after its end.
     fn check_clock_event(&self) -> Result<(), ClockEventError> {
-        if self.game.clock_rule != ClockRule::ForfeitAndFreeze {
+        if self.game.facts.clock_rule != ClockRule::ForfeitAndFreeze {
             return Err(ClockEventError::LosesOnTime);
         }
         if self.outcome().is_some() {
@@ -82,7 +82,8 @@ impl Position {
         self.draw_clock = self.clock_after_a_move();
         let next = self.next_active_after(mover).unwrap_or(mover);
         self.set_to_move(next);
-        rules::at_turn_start(self, &mut Removed::new());
+        let rules = self.rules();
+        rules.at_turn_start(self, &mut Removed::new());
         if self.to_move.index() <= mover.index() {
             self.round = (self.round + 1).min(super::MAX_ROUND);
         }
@@ -92,8 +93,8 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Variant;
     use crate::rules::EndReason;
-    use crate::variants::Variant;
 
     #[test]
     fn a_forfeited_move_hands_the_turn_on_and_counts_for_the_draw_clock() {

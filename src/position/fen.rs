@@ -2,29 +2,94 @@
 //! for chess.
 
 use super::{
-    AfterMate, CLOCK_UNITS_PER_MOVE, EnPassant, GameState, MAX_CLOCK_MOVES, MAX_ROUND, Position,
+    AfterMate, CLOCK_UNITS_PER_MOVE, EnPassant, GameRules, GameState, MAX_CLOCK_MOVES, MAX_ROUND,
+    Position,
 };
 use crate::bitboard::Bitboard;
+use crate::game::{CastlingSide, EnPassantRule, Game, OptionalField};
 use crate::number;
 use crate::types::{Army, Cell, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};
-use crate::variants::{CastlingSide, EnPassantRule, Variant};
 use std::fmt::Write;
 
-/// Why a position string was rejected.
+/// Which part of a position's text an error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionField {
+    /// The text as a whole: its fields, their number, their keys.
+    Fields,
+    /// The board field: rows, runs of empty cells, piece letters.
+    Board,
+    /// What the board holds: kings, pawns, piece counts.
+    Pieces,
+    /// The player to move.
+    ToMove,
+    /// The castling rights.
+    Castling,
+    /// The en-passant entries.
+    EnPassant,
+    /// The draw clock.
+    DrawClock,
+    /// The round (in standard FEN, the full-move number).
+    Round,
+    /// An optional `key=value` field.
+    Optional(OptionalField),
+}
+
+/// Why a position's text was refused: what a GUI needs to point at the
+/// mistake. `Display` gives the message.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionError(pub String);
+pub enum PositionError {
+    /// One field is malformed, or says what cannot be.
+    Field {
+        /// Which.
+        field: PositionField,
+        /// Why, as a message.
+        why: String,
+    },
+    /// In a game with classical notation: the text reads neither as
+    /// standard FEN nor in the position format.
+    NeitherFormat {
+        /// Why it is not standard FEN.
+        standard: Box<PositionError>,
+        /// Why it is not the position format.
+        format: Box<PositionError>,
+    },
+    /// The text reads, but the position breaks a rule: the king of the
+    /// player who moved last stands attacked, or a check of the game's own.
+    Rule {
+        /// Why, as a message.
+        why: String,
+    },
+}
+
+impl PositionError {
+    /// The field the error is about, if it is about one.
+    pub fn field(&self) -> Option<PositionField> {
+        match self {
+            PositionError::Field { field, .. } => Some(*field),
+            _ => None,
+        }
+    }
+}
 
 impl std::fmt::Display for PositionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            PositionError::Field { why, .. } | PositionError::Rule { why } => f.write_str(why),
+            PositionError::NeitherFormat { standard, format } => write!(
+                f,
+                "neither standard FEN ({standard}) nor Triskel's format ({format})"
+            ),
+        }
     }
 }
 
 impl std::error::Error for PositionError {}
 
-/// Shorthand for an error result with a formatted message.
+/// Shorthand for the error result of `field` with a formatted message.
 macro_rules! reject {
-    ($($arg:tt)*) => { return Err(PositionError(format!($($arg)*))) };
+    ($field:expr, $($arg:tt)*) => {
+        return Err(PositionError::Field { field: $field, why: format!($($arg)*) })
+    };
 }
 
 /// Longest piece of input an error message quotes.
@@ -47,57 +112,52 @@ fn quote(text: &dyn std::fmt::Display) -> String {
 /// Largest captured-points total accepted per player (Star).
 const MAX_CAPTURED_POINTS: u16 = 1_000;
 
-/// Game-specific optional fields.
-const OPTIONAL_FIELDS: [(&str, &[Variant]); 5] = [
-    ("out", &[Variant::Hexenschach, Variant::Trichess]),
-    ("armies", &[Variant::Hexenschach, Variant::Trichess]),
-    ("frozen", &[Variant::Star]),
-    ("passes", &[Variant::Star]),
-    ("captured", &[Variant::Star]),
-];
-
 impl Position {
-    /// Reads a position of `variant` in the position format (or, for chess,
-    /// standard FEN). The position is settled: automatic events due for the
-    /// player to move (e.g. Hexenschach's elimination without a move) are applied.
-    pub fn from_fen(variant: Variant, text: &str) -> Result<Position, PositionError> {
-        Self::from_fen_with(variant, text, AfterMate::default())
-    }
-
-    /// As [`Position::from_fen`], with Trichess's `AfterMate` rule.
-    pub fn from_fen_with(
-        variant: Variant,
+    /// Reads a position of `game` (with its `rules`) in the position
+    /// format, or in standard FEN where the game has classical notation,
+    /// with Trichess's `AfterMate` rule. It checks what the text alone
+    /// says (pieces, counts, rights, entries); the attack and the game's
+    /// own checks, and the events due for the player to move, come after
+    /// ([`Position::from_fen`] does all).
+    pub fn read_fen(
+        game: &'static Game,
+        rules: &'static dyn GameRules,
         text: &str,
         after_mate: AfterMate,
     ) -> Result<Position, PositionError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.is_empty() {
-            reject!("empty position");
+            reject!(PositionField::Fields, "empty position");
         }
-        let mut pos = Position::empty(variant);
-        pos.after_mate = after_mate;
-        let standard = if variant == Variant::Chess {
+        let empty = || {
+            let mut pos = Position::empty_of(game, rules);
+            pos.after_mate = after_mate;
+            pos
+        };
+        let mut pos = empty();
+        let classical = game.facts.classical_notation;
+        let standard = if classical {
             pos.read_standard_board(fields[0])
         } else {
             Ok(())
         };
-        if variant == Variant::Chess && standard.is_ok() {
+        if classical && standard.is_ok() {
             pos.read_standard_fields(&fields)?;
         } else {
-            pos = Position::empty(variant);
-            pos.after_mate = after_mate;
+            pos = empty();
             let generic = pos
                 .read_board(fields[0])
                 .and_then(|()| pos.read_fields(&fields));
-            if let (Err(as_standard), Err(as_generic)) = (&standard, &generic) {
-                reject!("neither standard FEN ({as_standard}) nor Triskel's format ({as_generic})");
+            if let (Err(as_standard), Err(as_generic)) = (standard, &generic) {
+                return Err(PositionError::NeitherFormat {
+                    standard: Box::new(as_standard),
+                    format: Box::new(as_generic.clone()),
+                });
             }
             generic?;
         }
         pos.validate()?;
         pos.hash = pos.compute_hash();
-        crate::rules::at_turn_start(&mut pos, &mut Default::default());
-        pos.release_empty_armies();
         Ok(pos)
     }
 
@@ -106,6 +166,7 @@ impl Position {
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != game.rows.len() {
             reject!(
+                PositionField::Board,
                 "board has {} rows, {} has {}",
                 rows.len(),
                 game.variant,
@@ -126,11 +187,17 @@ impl Position {
                     let run: String = chars[start..i].iter().collect();
                     match number::whole_in(&run, &(1..=cells.len())) {
                         Some(n) => next += n,
-                        _ => reject!("row {}: bad run of empty cells {}", row_no + 1, quote(&run)),
+                        _ => reject!(
+                            PositionField::Board,
+                            "row {}: bad run of empty cells {}",
+                            row_no + 1,
+                            quote(&run)
+                        ),
                     }
                 } else {
                     let Some(&kind_letter) = chars.get(i + 1) else {
                         reject!(
+                            PositionField::Board,
                             "row {}: piece {} lacks its piece letter",
                             row_no + 1,
                             quote(&c)
@@ -139,6 +206,7 @@ impl Position {
                     let army = match game.player_index(c) {
                         Some(a) if c.is_ascii_lowercase() => Army::new(a),
                         _ => reject!(
+                            PositionField::Board,
                             "row {}: {} is not an army letter of {}",
                             row_no + 1,
                             quote(&c),
@@ -148,13 +216,19 @@ impl Position {
                     let kind = match PieceKind::from_letter(kind_letter) {
                         Some(k) if kind_letter.is_ascii_uppercase() => k,
                         _ => reject!(
+                            PositionField::Board,
                             "row {}: {} is not a piece letter",
                             row_no + 1,
                             quote(&kind_letter)
                         ),
                     };
                     let Some(&cell) = cells.get(next) else {
-                        reject!("row {} has more than {} cells", row_no + 1, cells.len());
+                        reject!(
+                            PositionField::Board,
+                            "row {} has more than {} cells",
+                            row_no + 1,
+                            cells.len()
+                        );
                     };
                     self.put_raw(cell, Piece::new(army, kind));
                     next += 1;
@@ -163,6 +237,7 @@ impl Position {
             }
             if next != cells.len() {
                 reject!(
+                    PositionField::Board,
                     "row {} describes {next} cells, it has {}",
                     row_no + 1,
                     cells.len()
@@ -185,15 +260,22 @@ impl Position {
         let game = self.game;
         if fields.len() < 6 {
             reject!(
+                PositionField::Fields,
                 "a position has at least 6 fields (board, player to move, castling, en passant, clock, round); found {}",
                 fields.len()
             );
         }
-        self.to_move = self.read_player(fields[1], "player to move")?;
+        self.to_move = self.read_player(fields[1], "player to move", PositionField::ToMove)?;
         self.castling = self.read_castling(fields[2])?;
         self.read_en_passant(fields[3])?;
-        let clock = read_number(fields[4], "clock", 0, MAX_CLOCK_MOVES.into())?;
-        self.round = read_number(fields[5], "round", 1, MAX_ROUND)?;
+        let clock = read_number(
+            fields[4],
+            "clock",
+            PositionField::DrawClock,
+            0,
+            MAX_CLOCK_MOVES.into(),
+        )?;
+        self.round = read_number(fields[5], "round", PositionField::Round, 1, MAX_ROUND)?;
 
         let mut state = GameState::new(game.players);
         let mut armies_field: Option<&str> = None;
@@ -201,25 +283,37 @@ impl Position {
         for field in &fields[6..] {
             let Some((key, value)) = field.split_once('=') else {
                 reject!(
+                    PositionField::Fields,
                     "unexpected field {} (optional fields are key=value)",
                     quote(&field)
                 );
             };
-            match OPTIONAL_FIELDS.iter().find(|(k, _)| *k == key) {
-                Some((_, games)) if games.contains(&game.variant) => {}
-                Some(_) => reject!("field {key}= does not belong to {}", game.variant),
-                None => reject!("unknown field {key}="),
+            match OptionalField::ALL.iter().find(|f| f.name() == key) {
+                Some(f) if game.facts.optional_fields.contains(f) => {}
+                Some(_) => reject!(
+                    PositionField::Fields,
+                    "field {key}= does not belong to {}",
+                    game.variant
+                ),
+                None => reject!(PositionField::Fields, "unknown field {key}="),
             }
             if seen.contains(&key) {
-                reject!("field {key}= given twice");
+                reject!(PositionField::Fields, "field {key}= given twice");
             }
             seen.push(key);
             match key {
                 "out" => {
                     for (i, letter) in value.chars().enumerate() {
-                        let p = self.read_player(&letter.to_string(), "out=")?;
+                        let p = self.read_player(
+                            &letter.to_string(),
+                            "out=",
+                            PositionField::Optional(OptionalField::Out),
+                        )?;
                         if !state.in_game.has(p) || i >= game.players {
-                            reject!("out=: player {letter} listed twice");
+                            reject!(
+                                PositionField::Optional(OptionalField::Out),
+                                "out=: player {letter} listed twice"
+                            );
                         }
                         state.eliminate(p);
                     }
@@ -227,12 +321,22 @@ impl Position {
                 "armies" => armies_field = Some(value),
                 "frozen" => {
                     for letter in value.chars() {
-                        let p = self.read_player(&letter.to_string(), "frozen=")?;
+                        let p = self.read_player(
+                            &letter.to_string(),
+                            "frozen=",
+                            PositionField::Optional(OptionalField::Frozen),
+                        )?;
                         state.frozen = state.frozen.with(p);
                     }
                 }
                 "passes" => {
-                    state.passes = read_number(value, "passes", 0, game.players as u32)? as u8;
+                    state.passes = read_number(
+                        value,
+                        "passes",
+                        PositionField::Optional(OptionalField::Passes),
+                        0,
+                        game.players as u32,
+                    )? as u8;
                 }
                 _ => state.captured = self.read_captured(value)?,
             }
@@ -246,30 +350,54 @@ impl Position {
             let chars: Vec<char> = value.chars().collect();
             if !chars.len().is_multiple_of(2) || chars.is_empty() {
                 reject!(
+                    PositionField::Optional(OptionalField::Armies),
                     "armies=: expected pairs <army><controller or ->, got {}",
                     quote(&value)
                 );
             }
             for pair in chars.chunks(2) {
-                let army = self.read_player(&pair[0].to_string(), "armies=")?.army();
+                let army = self
+                    .read_player(
+                        &pair[0].to_string(),
+                        "armies=",
+                        PositionField::Optional(OptionalField::Armies),
+                    )?
+                    .army();
                 if std::mem::replace(&mut listed[army.index()], true) {
-                    reject!("armies=: army {} listed twice", pair[0]);
+                    reject!(
+                        PositionField::Optional(OptionalField::Armies),
+                        "armies=: army {} listed twice",
+                        pair[0]
+                    );
                 }
                 if state.in_game.has(army.owner()) {
                     reject!(
+                        PositionField::Optional(OptionalField::Armies),
                         "armies=: army {} belongs to a player still in the game",
                         pair[0]
                     );
                 }
                 state.controller[army.index()] = if pair[1] == '-' {
-                    if game.variant != Variant::Trichess {
-                        reject!("armies=: neutral obstacles exist only in trichess");
+                    if !game.facts.neutral_armies {
+                        reject!(
+                            PositionField::Optional(OptionalField::Armies),
+                            "armies=: {} has no neutral obstacles",
+                            game.variant
+                        );
                     }
                     None
                 } else {
-                    let p = self.read_player(&pair[1].to_string(), "armies=")?;
+                    let p = self.read_player(
+                        &pair[1].to_string(),
+                        "armies=",
+                        PositionField::Optional(OptionalField::Armies),
+                    )?;
                     if !state.in_game.has(p) {
-                        reject!("armies=: controller {} is out of the game", pair[1]);
+                        reject!(
+                            PositionField::Optional(OptionalField::Armies),
+                            "armies=: controller {} is out of the game",
+                            pair[1]
+                        );
                     }
                     Some(p)
                 };
@@ -279,6 +407,7 @@ impl Position {
             if !state.in_game.has(Army::new(a).owner()) && !was_listed && self.by_army[a].nonempty()
             {
                 reject!(
+                    PositionField::Optional(OptionalField::Armies),
                     "army {}: its player is out, so armies= must say who controls its pieces",
                     game.letters[a]
                 );
@@ -290,18 +419,28 @@ impl Position {
         Ok(())
     }
 
-    fn read_player(&self, text: &str, what: &str) -> Result<Player, PositionError> {
+    fn read_player(
+        &self,
+        text: &str,
+        what: &str,
+        field: PositionField,
+    ) -> Result<Player, PositionError> {
         let mut chars = text.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) if c.is_ascii_lowercase() => match self.game.player_index(c) {
                 Some(i) => Ok(Player::new(i)),
                 None => reject!(
+                    field,
                     "{what}: {} is not a player of {}",
                     quote(&c),
                     self.game.variant
                 ),
             },
-            _ => reject!("{what}: expected one player letter, got {}", quote(&text)),
+            _ => reject!(
+                field,
+                "{what}: expected one player letter, got {}",
+                quote(&text)
+            ),
         }
     }
 
@@ -313,23 +452,35 @@ impl Position {
         let mut army: Option<Army> = None;
         for c in text.chars() {
             if c.is_ascii_lowercase() {
-                army = Some(self.read_player(&c.to_string(), "castling")?.army());
+                army = Some(
+                    self.read_player(&c.to_string(), "castling", PositionField::Castling)?
+                        .army(),
+                );
                 continue;
             }
             let side = match c {
                 'K' => CastlingSide::Right,
                 'Q' => CastlingSide::Left,
                 _ => reject!(
+                    PositionField::Castling,
                     "castling: unexpected {} (expected army letters followed by K and/or Q)",
                     quote(&c)
                 ),
             };
             let Some(army) = army else {
-                reject!("castling: {} without an army letter before it", quote(&c));
+                reject!(
+                    PositionField::Castling,
+                    "castling: {} without an army letter before it",
+                    quote(&c)
+                );
             };
             match self.game.castling(army, side) {
                 Some((_, castling)) => rights |= castling.right_bit(),
-                None => reject!("castling: {} has no such castling", self.game.variant),
+                None => reject!(
+                    PositionField::Castling,
+                    "castling: {} has no such castling",
+                    self.game.variant
+                ),
             }
         }
         Ok(rights)
@@ -340,22 +491,31 @@ impl Position {
             return Ok(());
         }
         if self.game.en_passant == EnPassantRule::None {
-            reject!("en passant: {} has no en passant", self.game.variant);
+            reject!(
+                PositionField::EnPassant,
+                "en passant: {} has no en passant",
+                self.game.variant
+            );
         }
         for entry in text.split(',') {
             let Some(letter) = entry.chars().next() else {
-                reject!("en passant: empty entry");
+                reject!(PositionField::EnPassant, "en passant: empty entry");
             };
-            let player = self.read_player(&letter.to_string(), "en passant")?;
+            let player =
+                self.read_player(&letter.to_string(), "en passant", PositionField::EnPassant)?;
             let cells = &entry[letter.len_utf8()..];
             let Some((skipped, pawn)) = self.split_two_cells(cells) else {
                 reject!(
+                    PositionField::EnPassant,
                     "en passant: {} is not <player><skipped cell><pawn cell>",
                     quote(&entry)
                 );
             };
             if self.en_passant[player.index()].is_some() {
-                reject!("en passant: two entries for player {letter}");
+                reject!(
+                    PositionField::EnPassant,
+                    "en passant: two entries for player {letter}"
+                );
             }
             self.en_passant[player.index()] = Some(EnPassant { skipped, pawn });
         }
@@ -375,15 +535,24 @@ impl Position {
         let chars: Vec<char> = text.chars().collect();
         let mut i = 0;
         while i < chars.len() {
-            let p = self.read_player(&chars[i].to_string(), "captured=")?;
+            let p = self.read_player(
+                &chars[i].to_string(),
+                "captured=",
+                PositionField::Optional(OptionalField::Captured),
+            )?;
             let start = i + 1;
             i = start;
             while i < chars.len() && chars[i].is_ascii_digit() {
                 i += 1;
             }
             let digits: String = chars[start..i].iter().collect();
-            captured[p.index()] =
-                read_number(&digits, "captured=", 0, MAX_CAPTURED_POINTS.into())? as u16;
+            captured[p.index()] = read_number(
+                &digits,
+                "captured=",
+                PositionField::Optional(OptionalField::Captured),
+                0,
+                MAX_CAPTURED_POINTS.into(),
+            )? as u16;
         }
         Ok(captured)
     }
@@ -395,9 +564,12 @@ impl Position {
         let state = &self.state;
         let name = |c: Cell| g.name(c).to_string();
         if !state.active().has(self.to_move) {
-            reject!("the player to move is out of the game or frozen");
+            reject!(
+                PositionField::ToMove,
+                "the player to move is out of the game or frozen"
+            );
         }
-        let start = Position::start_counts(game.variant);
+        let start = self.start_counts();
         for (a, start_counts) in start.iter().enumerate().take(game.players) {
             let army = Army::new(a);
             let letter = game.letters[a];
@@ -408,19 +580,28 @@ impl Position {
             if kings.count() as usize != expected_kings {
                 if own_player_in {
                     reject!(
+                        PositionField::Pieces,
                         "army {letter} must have exactly one king, it has {}",
                         kings.count()
                     );
                 }
-                reject!("army {letter} is out of the game and cannot have a king");
+                reject!(
+                    PositionField::Pieces,
+                    "army {letter} is out of the game and cannot have a king"
+                );
             }
             let pawns = pieces & self.kind(PieceKind::Pawn);
             let tables = &game.pawns[a];
             if let Some(c) = (pawns & tables.forbidden).into_iter().next() {
-                reject!("pawn of army {letter} on its own baseline ({})", name(c));
+                reject!(
+                    PositionField::Pieces,
+                    "pawn of army {letter} on its own baseline ({})",
+                    name(c)
+                );
             }
             if let Some(c) = (pawns & tables.promotion).into_iter().next() {
                 reject!(
+                    PositionField::Pieces,
                     "pawn of army {letter} on a promotion cell ({}) must have promoted",
                     name(c)
                 );
@@ -428,14 +609,20 @@ impl Position {
             let count = |k: PieceKind| (pieces & self.kind(k)).count() as i32;
             let start_of = |k: PieceKind| start_counts[k.index()] as i32;
             if count(PieceKind::Pawn) > start_of(PieceKind::Pawn) {
-                reject!("army {letter} has more pawns than it starts with");
+                reject!(
+                    PositionField::Pieces,
+                    "army {letter} has more pawns than it starts with"
+                );
             }
             let extra: i32 = PieceKind::OFFICERS
                 .into_iter()
                 .map(|k| (count(k) - start_of(k)).max(0))
                 .sum();
             if extra > start_of(PieceKind::Pawn) - count(PieceKind::Pawn) {
-                reject!("army {letter} has more promoted pieces than missing pawns");
+                reject!(
+                    PositionField::Pieces,
+                    "army {letter} has more promoted pieces than missing pawns"
+                );
             }
         }
         for c in &game.castlings {
@@ -449,6 +636,7 @@ impl Position {
                 self.mailbox[c.rook_from.index()] == Some(Piece::new(c.army, PieceKind::Rook));
             if !king_home || !rook_home {
                 reject!(
+                    PositionField::Castling,
                     "castling right {letter}{} needs king on {} and rook on {}",
                     if c.side == CastlingSide::Right {
                         'K'
@@ -460,7 +648,10 @@ impl Position {
                 );
             }
             if !state.in_game.has(c.army.owner()) {
-                reject!("castling right of army {letter}, whose player is out");
+                reject!(
+                    PositionField::Castling,
+                    "castling right of army {letter}, whose player is out"
+                );
             }
         }
         let previous = self.previous_active(self.to_move);
@@ -487,41 +678,25 @@ impl Position {
             if !pawn_there || !is_double || (skipped_must_be_empty && self.occupied.has(e.skipped))
             {
                 reject!(
+                    PositionField::EnPassant,
                     "en passant {letter}{}{}: no pawn of {letter} stands there after a two-cell move",
                     name(e.skipped),
                     name(e.pawn)
                 );
             }
             if game.en_passant == EnPassantRule::NextMoveOnly && Some(player) != previous {
-                reject!("en passant {letter}: only the player who moved last can have an entry");
+                reject!(
+                    PositionField::EnPassant,
+                    "en passant {letter}: only the player who moved last can have an entry"
+                );
             }
             if !state.active().has(player) && !state.frozen.has(player) {
-                reject!("en passant {letter}: that player is out of the game");
-            }
-        }
-        // Hexenschach's phase B may start with a Rabe attacked by the player
-        // to move (the rule book's winning capture), so it is exempt. So is
-        // Trichess once a player is out: the king taken off the board at a
-        // mate or an exposure may have shielded the last mover's king, which
-        // the player to move then exposes (the game is over by rule).
-        let elimination_may_expose =
-            self.variant() == Variant::Trichess && state.out_order[0].is_some();
-        if crate::rules::king_safety(self)
-            && self.variant() != Variant::Hexenschach
-            && !elimination_may_expose
-            && let Some(prev) = previous
-            && prev != self.to_move
-            && let Some(king) = self.king_of(prev)
-        {
-            let by = self.attackers(state.active().without(prev));
-            if self.attackers_of(king, self.occupied, &by).nonempty() {
                 reject!(
-                    "the king of {} (who moved last) is attacked",
-                    game.letters[prev.index()]
+                    PositionField::EnPassant,
+                    "en passant {letter}: that player is out of the game"
                 );
             }
         }
-        crate::rules::validate(self)?;
         Ok(())
     }
 
@@ -535,9 +710,9 @@ impl Position {
     }
 
     /// Pieces of each kind each army starts with.
-    fn start_counts(variant: Variant) -> [[u32; PieceKind::COUNT]; MAX_PLAYERS] {
-        let game = variant.game();
-        let mut start = Position::empty(variant);
+    fn start_counts(&self) -> [[u32; PieceKind::COUNT]; MAX_PLAYERS] {
+        let game = self.game;
+        let mut start = Position::empty_of(game, self.rules);
         start
             .read_board(game.start.split_whitespace().next().unwrap_or(""))
             .expect("start board is well-formed");
@@ -643,7 +818,12 @@ impl Position {
         if state.passes > 0 {
             let _ = write!(out, " passes={}", state.passes);
         }
-        if game.variant == Variant::Star && state.captured.iter().any(|&c| c > 0) {
+        if game
+            .facts
+            .optional_fields
+            .contains(&OptionalField::Captured)
+            && state.captured.iter().any(|&c| c > 0)
+        {
             let captured: String = (0..game.players)
                 .map(|p| format!("{}{}", game.letters[p], state.captured[p]))
                 .collect();
@@ -656,30 +836,38 @@ impl Position {
         let rows: Vec<&str> = board.split('/').collect();
         let game = self.game;
         if rows.len() != game.rows.len() {
-            reject!("board has {} rows, chess has 8", rows.len());
+            reject!(
+                PositionField::Board,
+                "board has {} rows, chess has 8",
+                rows.len()
+            );
         }
         for (text, cells) in rows.iter().zip(&game.rows) {
             let mut next = 0;
             for c in text.chars() {
                 if let Some(d) = c.to_digit(10) {
                     if d == 0 {
-                        reject!("bad run 0");
+                        reject!(PositionField::Board, "bad run 0");
                     }
                     next += d as usize;
                     continue;
                 }
                 let Some(kind) = PieceKind::from_letter(c) else {
-                    reject!("{} is not a piece letter", quote(&c));
+                    reject!(PositionField::Board, "{} is not a piece letter", quote(&c));
                 };
                 let army = Army::new(usize::from(c.is_ascii_lowercase()));
                 let Some(&cell) = cells.get(next) else {
-                    reject!("a row has more than 8 squares");
+                    reject!(PositionField::Board, "a row has more than 8 squares");
                 };
                 self.put_raw(cell, Piece::new(army, kind));
                 next += 1;
             }
             if next != cells.len() {
-                reject!("a row of {} describes {next} squares, not 8", quote(&text));
+                reject!(
+                    PositionField::Board,
+                    "a row of {} describes {next} squares, not 8",
+                    quote(&text)
+                );
             }
         }
         Ok(())
@@ -688,12 +876,16 @@ impl Position {
     fn read_standard_fields(&mut self, fields: &[&str]) -> Result<(), PositionError> {
         let field = |i: usize, default: &'static str| fields.get(i).copied().unwrap_or(default);
         if fields.len() > 6 {
-            reject!("standard FEN has at most 6 fields");
+            reject!(PositionField::Fields, "standard FEN has at most 6 fields");
         }
         self.to_move = match field(1, "w") {
             "w" => Player::new(0),
             "b" => Player::new(1),
-            other => reject!("player to move must be w or b, got {}", quote(&other)),
+            other => reject!(
+                PositionField::ToMove,
+                "player to move must be w or b, got {}",
+                quote(&other)
+            ),
         };
         let mut rights = 0;
         let castling = field(2, "-");
@@ -704,7 +896,11 @@ impl Position {
                     'Q' => (0, CastlingSide::Left),
                     'k' => (1, CastlingSide::Right),
                     'q' => (1, CastlingSide::Left),
-                    _ => reject!("castling: unexpected {}", quote(&c)),
+                    _ => reject!(
+                        PositionField::Castling,
+                        "castling: unexpected {}",
+                        quote(&c)
+                    ),
                 };
                 if let Some((_, c)) = self.game.castling(Army::new(army), side) {
                     rights |= c.right_bit();
@@ -716,7 +912,11 @@ impl Position {
         if ep != "-" {
             let g = &self.game.geometry;
             let Some(skipped) = g.cell(ep) else {
-                reject!("en passant: {} is not a square", quote(&ep));
+                reject!(
+                    PositionField::EnPassant,
+                    "en passant: {} is not a square",
+                    quote(&ep)
+                );
             };
             let mover = Player::new(1 - self.to_move.index());
             let forward: i32 = if mover.index() == 0 { 1 } else { -1 };
@@ -725,6 +925,7 @@ impl Position {
             let pawn_name = format!("{}{}", &name[..1], rank + forward);
             let Some(pawn) = g.cell(&pawn_name) else {
                 reject!(
+                    PositionField::EnPassant,
                     "en passant: {} is not on the third or sixth rank",
                     quote(&ep)
                 );
@@ -734,20 +935,35 @@ impl Position {
             if self.mailbox[pawn.index()] == Some(Piece::new(mover.army(), PieceKind::Pawn)) {
                 self.en_passant[mover.index()] = Some(EnPassant { skipped, pawn });
             } else {
-                reject!("en passant: no pawn on {pawn_name} made a two-square move over {ep}");
+                reject!(
+                    PositionField::EnPassant,
+                    "en passant: no pawn on {pawn_name} made a two-square move over {ep}"
+                );
             }
         }
-        let clock = read_number(field(4, "0"), "half-move clock", 0, MAX_CLOCK_MOVES.into())?;
-        self.round = read_number(field(5, "1"), "full-move number", 1, MAX_ROUND)?;
+        let clock = read_number(
+            field(4, "0"),
+            "half-move clock",
+            PositionField::DrawClock,
+            0,
+            MAX_CLOCK_MOVES.into(),
+        )?;
+        self.round = read_number(
+            field(5, "1"),
+            "full-move number",
+            PositionField::Round,
+            1,
+            MAX_ROUND,
+        )?;
         self.state = GameState::new(2);
         self.draw_clock = clock_units(clock, 2);
         self.refresh_control();
         Ok(())
     }
 
-    /// Standard FEN (chess only; other games get the position format).
+    /// Standard FEN (where the game has classical notation; other games get the position format).
     pub fn standard_fen(&self) -> String {
-        if self.variant() != Variant::Chess {
+        if !self.game.facts.classical_notation {
             return self.fen();
         }
         let g = &self.game.geometry;
@@ -796,10 +1012,17 @@ fn clock_units(moves: u32, players: usize) -> u16 {
     moves * CLOCK_UNITS_PER_MOVE[players]
 }
 
-fn read_number(text: &str, what: &str, min: u32, max: u32) -> Result<u32, PositionError> {
+fn read_number(
+    text: &str,
+    what: &str,
+    field: PositionField,
+    min: u32,
+    max: u32,
+) -> Result<u32, PositionError> {
     match number::whole_in(text, &(min..=max)) {
         Some(n) => Ok(n),
         _ => reject!(
+            field,
             "{what}: expected a number from {min} to {max}, got {}",
             quote(&text)
         ),
@@ -809,6 +1032,7 @@ fn read_number(text: &str, what: &str, min: u32, max: u32) -> Result<u32, Positi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Variant;
 
     /// Knights out and back again: four plies that change nothing but the
     /// draw clock (and the round).
@@ -856,5 +1080,63 @@ mod tests {
         ] {
             assert!(Position::from_fen(Variant::Chess, &fen).is_err(), "{fen}");
         }
+    }
+
+    /// The field of a refusal, for a game read in its position format.
+    fn refused_field(variant: Variant, text: &str) -> Option<PositionField> {
+        match Position::from_fen(variant, text) {
+            Ok(_) => panic!("{variant}: {text} was accepted"),
+            Err(e) => e.field(),
+        }
+    }
+
+    #[test]
+    fn a_refusal_names_its_field() {
+        let start = Variant::Trichess.game().start.clone();
+        let with = |from: &str, to: &str| start.replacen(from, to, 1);
+        for (text, field) in [
+            (String::new(), PositionField::Fields),
+            (
+                with("wRwNwBwQwKwBwNwR", "wRwNwBwQwKwBwNwRwR"),
+                PositionField::Board,
+            ),
+            (
+                with("wRwNwBwQwKwBwNwR", "wRwNwBwQwKwBwN1"),
+                PositionField::Castling,
+            ),
+            (with(" w ", " x "), PositionField::ToMove),
+            (with(" - 0 1", " - 0 0"), PositionField::Round),
+            (with(" - 0 1", " - x 1"), PositionField::DrawClock),
+            (with(" - 0 1", " wa1 0 1"), PositionField::EnPassant),
+            (with(" 0 1", " 0 1 passes=1"), PositionField::Fields),
+            (with("wK", "wQ"), PositionField::Pieces),
+        ] {
+            assert_eq!(
+                refused_field(Variant::Trichess, &text),
+                Some(field),
+                "{text}"
+            );
+        }
+        let star = Variant::Star.game().start.clone();
+        assert_eq!(
+            refused_field(Variant::Star, &format!("{star} passes=x")),
+            Some(PositionField::Optional(OptionalField::Passes))
+        );
+    }
+
+    #[test]
+    fn chess_text_in_neither_format_says_why_for_both() {
+        let Err(error) = Position::from_fen(Variant::Chess, "rnbqkbnr/8 w") else {
+            panic!("accepted");
+        };
+        assert!(
+            matches!(error, PositionError::NeitherFormat { .. }),
+            "{error:?}"
+        );
+        let attacked = "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1";
+        assert!(matches!(
+            Position::from_fen(Variant::Chess, attacked),
+            Err(PositionError::Rule { .. })
+        ));
     }
 }

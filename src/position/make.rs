@@ -1,13 +1,10 @@
 //! Making and unmaking moves.
 
-use super::{EnPassant, GameState, MAX_ROUND, Position};
+use super::{EnPassant, GameState, MAX_ROUND, Position, Removed};
+use crate::game::{EnPassantRule, Game};
 use crate::moves::{Move, MoveKind};
 use crate::types::{Cell, MAX_PLAYERS, Piece, PieceKind, Player};
-use crate::variants::{EnPassantRule, Game, Variant};
 use arrayvec::ArrayVec;
-
-/// Most pieces the automatic events after one move can take off the board.
-const MAX_REMOVED: usize = 2;
 
 /// What [`Position::unmake`] needs to restore the position before a move.
 #[derive(Clone, Debug)]
@@ -21,7 +18,7 @@ pub struct Undo {
     hash: u64,
     state: GameState,
     state_hash: u64,
-    removed: ArrayVec<(Cell, Piece), MAX_REMOVED>,
+    removed: Removed,
 }
 
 /// What [`Position::unmake_null`] needs.
@@ -104,7 +101,7 @@ impl Position {
                     .promotion_kind()
                     .map_or(piece, |kind| Piece::new(piece.army(), kind));
                 self.put(to, placed);
-                if piece.kind() == PieceKind::Pawn && game.pawn_move_resets_clock {
+                if piece.kind() == PieceKind::Pawn && game.facts.pawn_move_resets_clock {
                     resets_clock = true;
                 }
                 if m.kind() == MoveKind::DoubleStep && game.en_passant != EnPassantRule::None {
@@ -129,8 +126,8 @@ impl Position {
                     }
                 }
             }
-            if game.variant == Variant::Star {
-                self.state.captured[mover.index()] += Game::star_points(victim.kind());
+            if let Some(points) = &game.facts.scoring.piece_points {
+                self.state.captured[mover.index()] += points[victim.kind().index()];
             }
         }
         let passes = if m.is_pass() {
@@ -149,10 +146,11 @@ impl Position {
             self.clock_after_a_move()
         };
 
-        crate::rules::after_move(self, mover, undo.captured, &mut undo.removed);
+        let rules = self.rules;
+        rules.after_move(self, mover, undo.captured, &mut undo.removed);
         let next = self.next_active_after(mover).unwrap_or(mover);
         self.set_to_move(next);
-        crate::rules::at_turn_start(self, &mut undo.removed);
+        rules.at_turn_start(self, &mut undo.removed);
         if undo.captured.is_some() || !undo.removed.is_empty() {
             self.release_empty_armies();
         }
@@ -263,7 +261,7 @@ impl Position {
         &mut self,
         player: Player,
         heir: Option<Player>,
-        removed: &mut ArrayVec<(Cell, Piece), MAX_REMOVED>,
+        removed: &mut Removed,
     ) {
         if let Some(king) = self.king_of(player) {
             let piece = self.take(king);

@@ -4,17 +4,18 @@
 
 mod clock_events;
 pub mod fen;
+mod hooks;
 mod make;
 #[cfg(test)]
 pub(crate) mod walk;
-pub mod zobrist;
 
 pub use clock_events::ClockEventError;
+pub use hooks::{GameRules, MAX_REMOVED, Removed};
 pub use make::{NullUndo, Undo};
 
 use crate::bitboard::Bitboard;
+use crate::game::{Game, Variant};
 use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};
-use crate::variants::{Game, Variant};
 
 /// An en-passant entry: the cell a pawn passed over and where it stands now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +24,25 @@ pub struct EnPassant {
     pub skipped: Cell,
     /// The pawn that made the two-cell move.
     pub pawn: Cell,
+}
+
+/// Reaches of officers already worked out for the current board (carried
+/// over by the search, see `search::eval::SearchReaches`), which the
+/// generator takes instead of working them out again.
+#[derive(Clone, Copy)]
+pub struct KnownReaches<'a> {
+    /// The cells whose officer's reach `reach` holds for the current board.
+    pub cells: Bitboard,
+    /// Per cell, the reach of the officer on it (as [`Position::reach`]).
+    pub reach: &'a [Bitboard; MAX_CELLS],
+}
+
+impl KnownReaches<'static> {
+    /// No reach known.
+    pub const NONE: KnownReaches<'static> = KnownReaches {
+        cells: Bitboard::EMPTY,
+        reach: &[Bitboard::EMPTY; MAX_CELLS],
+    };
 }
 
 /// What happens in Trichess at the first mate (engine option `AfterMate`).
@@ -131,6 +151,7 @@ impl GameState {
 #[derive(Clone)]
 pub struct Position {
     game: &'static Game,
+    rules: &'static dyn GameRules,
     by_kind: [Bitboard; PieceKind::COUNT],
     by_army: [Bitboard; MAX_PLAYERS],
     by_player: [Bitboard; MAX_PLAYERS],
@@ -164,12 +185,13 @@ pub const MAX_CLOCK_MOVES: u16 = 10_000;
 pub const MAX_ROUND: u32 = 1_000_000;
 
 impl Position {
-    /// An empty board of `variant`, `to_move` player 0, nothing else set.
-    pub fn empty(variant: Variant) -> Position {
-        let game = variant.game();
+    /// An empty board of `game`, played by `rules`, `to_move` player 0,
+    /// nothing else set.
+    pub fn empty_of(game: &'static Game, rules: &'static dyn GameRules) -> Position {
         let state = GameState::new(game.players);
         let mut p = Position {
             game,
+            rules,
             by_kind: [Bitboard::EMPTY; PieceKind::COUNT],
             by_army: [Bitboard::EMPTY; MAX_PLAYERS],
             by_player: [Bitboard::EMPTY; MAX_PLAYERS],
@@ -190,16 +212,16 @@ impl Position {
         p
     }
 
-    /// The start position of `variant`.
-    pub fn start(variant: Variant) -> Position {
-        Position::from_fen(variant, &variant.game().start)
-            .expect("every game's start position is well-formed")
-    }
-
     /// The game's fixed tables.
     #[inline(always)]
     pub fn game(&self) -> &'static Game {
         self.game
+    }
+
+    /// The game's rules where they are procedure.
+    #[inline(always)]
+    pub fn rules(&self) -> &'static dyn GameRules {
+        self.rules
     }
 
     /// Which game this is.
@@ -324,6 +346,7 @@ impl Position {
     pub fn scratch_copy(&self) -> Position {
         Position {
             game: self.game,
+            rules: self.rules,
             by_kind: self.by_kind,
             by_army: self.by_army,
             by_player: self.by_player,

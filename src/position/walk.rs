@@ -1,7 +1,7 @@
 //! Games for unit tests: a start position played on, captures first.
 
 use super::Position;
-use crate::variants::Variant;
+use crate::game::Variant;
 
 /// Plays `variant` from its start for up to `plies` moves, showing `visit`
 /// each position reached (the start and the last included) with the

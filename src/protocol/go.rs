@@ -253,8 +253,8 @@ pub fn bestmove_line(pos: &Position, result: &SearchResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Variant;
     use crate::types::MAX_PLAYERS;
-    use crate::variants::Variant;
 
     fn go(text: &str) -> Result<GoCommand, String> {
         let pos = Position::start(Variant::Chess);

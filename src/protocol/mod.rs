@@ -22,7 +22,6 @@ use crate::render;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Progress, Searcher, eval};
 use crate::types::{MAX_PLAYERS, Player};
-use crate::variants::Variant;
 use go::{GoCommand, bestmove_line, parse_go, progress_line};
 use options::{AFTER_MATE, CLEAR_HASH, HASH, OptionSpec, Options, UCI_VARIANT};
 use output::one_line;
@@ -445,7 +444,7 @@ impl Engine {
         if let Some(outcome) = pos.outcome() {
             self.out.line(&format!(
                 "No static evaluation: the game is over ({})",
-                outcome.summary(pos)
+                outcome.summary(pos.game())
             ));
             return;
         }
@@ -494,13 +493,13 @@ impl Engine {
         };
         let game = pos.game();
         let fen = pos.fen();
-        let shown_fen = if pos.variant() == Variant::Chess {
+        let shown_fen = if pos.game().facts.classical_notation {
             pos.standard_fen()
         } else {
             fen.clone()
         };
         let state = match (pos.outcome(), pos.claimable_draw()) {
-            (Some(o), _) => format!("gameover {}", o.summary(pos)),
+            (Some(o), _) => format!("gameover {}", o.summary(pos.game())),
             (None, Some(claim)) => format!("in play, draw claimable ({})", claim.reason.name()),
             (None, None) => "in play".to_string(),
         };
@@ -649,7 +648,10 @@ fn search_job(
     let mut report = |progress: &Progress| out.line(&progress_line(pos, progress));
     let mut result = match pos.outcome() {
         Some(outcome) => {
-            out.line(&format!("info string gameover {}", outcome.summary(pos)));
+            out.line(&format!(
+                "info string gameover {}",
+                outcome.summary(pos.game())
+            ));
             None
         }
         None if ponder => {

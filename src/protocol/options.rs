@@ -6,10 +6,10 @@
 
 use std::sync::OnceLock;
 
+use crate::game::Variant;
 use crate::number;
 use crate::position::AfterMate;
 use crate::search::{Algorithm, Options as SearchOptions};
-use crate::variants::Variant;
 
 /// Name of the option choosing the game.
 pub const UCI_VARIANT: &str = "UCI_Variant";
@@ -185,7 +185,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: UCI_VARIANT,
         kind: OptionKind::Combo {
-            default: Variant::Chess.id(),
+            default: Variant::CLASSICAL.id(),
             values: &VARIANT_IDS,
         },
         accept: Some(playable_variant),
@@ -439,7 +439,7 @@ impl Options {
 
     /// The game (`UCI_Variant`).
     pub fn variant(&self) -> Variant {
-        Variant::from_id(self.text(UCI_VARIANT)).unwrap_or(Variant::Chess)
+        Variant::from_id(self.text(UCI_VARIANT)).unwrap_or(Variant::CLASSICAL)
     }
 
     /// The number of threads (`Threads`), at least 1.

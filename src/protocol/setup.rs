@@ -1,9 +1,8 @@
 //! Setting up a position from a start position or a position string and a
 //! list of moves, with error messages that say what is wrong and why.
 
-use crate::moves::Move;
+use crate::game::Variant;
 use crate::position::{AfterMate, Position};
-use crate::variants::Variant;
 
 /// The word of `position` (and of bench tables) for the start position.
 pub const STARTPOS: &str = "startpos";
@@ -83,13 +82,9 @@ pub fn build_position<S: AsRef<str>>(
                 outcome.reason.name()
             ));
         }
-        let m = pos.parse_move(text).map_err(|why| {
-            format!(
-                "move {} ({text}) {}",
-                i + 1,
-                explain_refusal(&pos, text, &why)
-            )
-        })?;
+        let m = pos
+            .parse_move(text)
+            .map_err(|why| format!("move {} ({text}) {}", i + 1, why.predicate()))?;
         pos.make(m);
     }
     Ok(pos)
@@ -107,61 +102,6 @@ fn shortened(text: &str) -> String {
         )
     } else {
         text.to_string()
-    }
-}
-
-/// Why `text` is not a legal move in `pos`, given the parser's reason `why`:
-/// the game is over, the text is malformed, or which rule the move breaks.
-fn explain_refusal(pos: &Position, text: &str, why: &str) -> String {
-    let legal = pos.legal_moves();
-    if legal.is_empty() {
-        let reason = pos.outcome().map_or("no legal moves", |o| o.reason.name());
-        return format!("comes after the end of the game ({reason})");
-    }
-    let lower = text.to_ascii_lowercase();
-    let cells = pos.split_two_cells(&lower).or_else(|| {
-        let cut = lower.char_indices().last()?.0;
-        pos.split_two_cells(&lower[..cut])
-    });
-    let Some((from, to)) = cells else {
-        return format!("is refused: {why}");
-    };
-    let game = pos.game();
-    let mover = pos.to_move();
-    let who = game.player_label(mover);
-    let from_name = game.geometry.name(from);
-    let to_name = game.geometry.name(to);
-    let Some(piece) = pos.piece_at(from) else {
-        return format!("is illegal: there is no piece on {from_name} ({who} to move)");
-    };
-    let token = pos.cell_token(from);
-    if pos.controller(piece) != Some(mover) {
-        return format!(
-            "is illegal: the {token} on {from_name} does not belong to {who}, who is to move"
-        );
-    }
-    let texts = |keep: &dyn Fn(&Move) -> bool| -> Vec<String> {
-        legal
-            .iter()
-            .filter(|m| keep(m))
-            .map(|&m| pos.move_text(m))
-            .collect()
-    };
-    let same_cells = texts(&|m| m.from() == from && m.to() == to);
-    if !same_cells.is_empty() {
-        return format!(
-            "is illegal: the legal moves from {from_name} to {to_name} are {}",
-            same_cells.join(" ")
-        );
-    }
-    let from_here = texts(&|m| m.from() == from);
-    if from_here.is_empty() {
-        format!("is illegal: the {token} on {from_name} has no legal move")
-    } else {
-        format!(
-            "is illegal: the {token} on {from_name} cannot move to {to_name}; its legal moves are {}",
-            from_here.join(" ")
-        )
     }
 }
 

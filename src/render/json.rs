@@ -4,8 +4,8 @@
 //! picture of the same width (protocol.md, "geometry").
 
 use super::{Px, Scaled, player_colours};
+use crate::game::Game;
 use crate::geometry::picture::Point;
-use crate::variants::Game;
 use std::fmt::Write;
 
 /// `text` as a JSON string (names and labels are ASCII; quotes, backslashes
@@ -101,8 +101,8 @@ pub fn geometry(game: &Game, size: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Variant;
     use crate::render::DEFAULT_SIZE;
-    use crate::variants::Variant;
 
     #[test]
     fn every_cell_is_listed_once_with_its_level_where_there_are_levels() {

@@ -6,12 +6,12 @@
 
 pub mod json;
 
+use crate::game::{Game, Variant};
 use crate::geometry::picture::{Picture, Point};
 use crate::moves::Move;
 use crate::position::{AfterMate, Position};
 use crate::protocol::setup::build_position;
 use crate::types::{Cell, Piece};
-use crate::variants::{Game, Variant};
 use std::fmt::Write;
 
 /// Width of a picture when none is asked for, in pixels.
@@ -158,7 +158,9 @@ pub fn position_and_last_move<S: AsRef<str>>(
         return Ok((pos, None));
     };
     let previous = build_position(variant, after_mate, fen, before)?;
-    let m = previous.parse_move(last.as_ref())?;
+    let m = previous
+        .parse_move(last.as_ref())
+        .map_err(|e| e.to_string())?;
     Ok((pos, move_cells(m)))
 }
 

@@ -1,71 +1,54 @@
-//! The rules around move generation that differ between games: when the
-//! king must be kept safe, automatic events after a move (eliminations), the
-//! moves a game adds or forbids (passes, the duty to help), and game ends.
-//! Each game's own rules live in its file under `variants/`; this module
-//! dispatches to them.
+//! The common rules around move generation: which moves are legal in
+//! play, when the game is over and with what points. Where a game's rules
+//! differ, they call its hooks ([`GameRules`](crate::position::GameRules)) or read its description's
+//! data ([`Scoring`](crate::game::Scoring)); no game is named here.
 
-use crate::movegen::{KnownReaches, MoveCounter, MoveFinder, MoveSink};
-use crate::moves::{Move, MoveList};
+use crate::game::DeadMaterial;
+pub use crate::game::outcome::{EndReason, Outcome, format_points};
+use crate::moves::{Move, MoveCounter, MoveFinder, MoveList, MoveSink, Tally};
 use crate::position::fen::PositionError;
-use crate::position::{CLOCK_UNITS_PER_ROUND, Position};
-use crate::types::{Cell, MAX_PLAYERS, Piece, PieceKind, Player};
-use crate::variants::{DeadMaterial, Variant, dreierschach, hexenschach, star, trichess};
-use arrayvec::ArrayVec;
-
-/// Pieces taken off the board by automatic events after one move.
-pub type Removed = ArrayVec<(Cell, Piece), 2>;
-
-/// Whether the player to move must keep its king unattacked (not in
-/// Hexenschach's phase A).
-#[inline(always)]
-pub fn king_safety(pos: &Position) -> bool {
-    !(pos.variant() == Variant::Hexenschach && pos.state().in_game.count() == 3)
-}
-
-/// Whether kings may be captured like other pieces (Hexenschach's phase A).
-#[inline(always)]
-pub fn kings_capturable(pos: &Position) -> bool {
-    !king_safety(pos)
-}
-
-/// Applies the events a move by `mover` triggers at once (e.g. a captured
-/// Rabe hands its army over).
-#[inline]
-pub fn after_move(
-    pos: &mut Position,
-    mover: Player,
-    captured: Option<(Cell, Piece)>,
-    removed: &mut Removed,
-) {
-    if pos.variant() == Variant::Hexenschach {
-        hexenschach::after_move(pos, mover, captured, removed);
-    }
-}
-
-/// Applies the events due when a player's turn comes (e.g. Hexenschach's
-/// elimination of a player without a move), until a player can move or the
-/// game is over.
-#[inline]
-pub fn at_turn_start(pos: &mut Position, removed: &mut Removed) {
-    match pos.variant() {
-        Variant::Hexenschach => hexenschach::at_turn_start(pos, removed),
-        Variant::Trichess => trichess::at_turn_start(pos, removed),
-        _ => {}
-    }
-}
+use crate::position::{CLOCK_UNITS_PER_ROUND, KnownReaches, Position, Removed};
+use crate::types::{Army, MAX_PLAYERS, PieceKind, Player, PlayerSet};
 
 /// Whether the game is over by a rule that leaves the player to move without
-/// moves although it has pieces that could move.
+/// moves although it has pieces that could move: one player left, or the
+/// game's own rule.
 pub fn finished_by_rule(pos: &Position) -> bool {
-    pos.state().in_game.count() <= 1
-        || match pos.variant() {
-            Variant::Trichess => trichess::exposed_player(pos).is_some(),
-            Variant::Star => star::everyone_passed(pos),
-            _ => false,
-        }
+    pos.state().in_game.count() <= 1 || pos.rules().finished_by_rule(pos)
 }
 
 impl Position {
+    /// Checks a position read from text against the rules (the king of the
+    /// player who moved last may not stand attacked, and the game's own
+    /// checks) and applies the events due for the player to move (such as
+    /// Hexenschach's elimination without a move).
+    pub fn settle_read(mut self) -> Result<Position, PositionError> {
+        let rules = self.rules();
+        let previous = self.previous_active(self.to_move());
+        if rules.king_safety(&self)
+            && !rules.last_mover_may_be_attacked(&self)
+            && let Some(prev) = previous
+            && prev != self.to_move()
+            && let Some(king) = self.king_of(prev)
+        {
+            let by = self.attackers(self.state().active().without(prev));
+            if self.attackers_of(king, self.occupied(), &by).nonempty() {
+                return Err(PositionError::Rule {
+                    why: format!(
+                        "the king of {} (who moved last) is attacked",
+                        self.game().letters[prev.index()]
+                    ),
+                });
+            }
+        }
+        rules
+            .validate(&self)
+            .map_err(|why| PositionError::Rule { why })?;
+        rules.at_turn_start(&mut self, &mut Removed::new());
+        self.release_empty_armies();
+        Ok(self)
+    }
+
     /// Generates the legal moves of the position into `sink`: nothing when the
     /// game is over, the standard moves, and whatever the game adds.
     pub fn generate_moves<S: MoveSink>(&self, sink: &mut S) {
@@ -82,46 +65,53 @@ impl Position {
     }
 
     /// [`Position::generate_moves_in_play`], taking the officers' reaches
-    /// from `known` where it has them.
+    /// from `known` where it has them: the standard moves, and where the
+    /// game's rules change them, only those they allow and the moves they
+    /// add.
     pub fn generate_moves_in_play_knowing<S: MoveSink>(&self, known: KnownReaches, sink: &mut S) {
-        match self.variant() {
-            Variant::Star => star::generate(self, known, sink),
-            Variant::Hexenschach => {
-                self.generate_standard_knowing(known, sink);
-                if !hexenschach::in_phase_a(self) {
-                    hexenschach::rabe_captures(self, sink);
-                }
+        let rules = self.rules();
+        if rules.only_standard_moves() {
+            self.generate_standard_knowing(known, sink);
+        } else if rules.restricts_moves(self) {
+            let mut moves = MoveList::new();
+            self.generate_standard_knowing(known, &mut moves);
+            rules.restrict_moves(self, &mut moves);
+            rules.add_moves(self, !moves.is_empty(), sink);
+            for m in moves {
+                sink.push(m);
             }
-            _ => self.generate_standard_knowing(known, sink),
+        } else {
+            let mut tally = Tally::new(sink);
+            self.generate_standard_knowing(known, &mut tally);
+            let any_standard = tally.any;
+            rules.add_moves(self, any_standard, sink);
         }
     }
 
     /// Whether the game's moves in play are the standard moves alone: none
-    /// of the passes, duty to help or extra captures that
-    /// [`Position::generate_moves_in_play`] adds for Star and Hexenschach.
+    /// of the passes, duty to help or extra captures that its rules add.
     pub fn only_standard_moves(&self) -> bool {
-        !matches!(self.variant(), Variant::Star | Variant::Hexenschach)
+        self.rules().only_standard_moves()
     }
 
     /// Whether `m` is a legal move here, found by generating the moves of
-    /// its piece alone (all moves where a game's rule looks at every move:
-    /// Star's duty to help and its pass).
+    /// its piece alone (all moves where the game's rules look at every
+    /// move: a pass, the duty to help).
     pub fn is_legal(&self, m: Move) -> bool {
         if m == Move::NONE || finished_by_rule(self) {
             return false;
         }
         let mut finder = MoveFinder::new(m);
-        match self.variant() {
-            Variant::Star if m.is_pass() || star::duty_applies(self) => {
-                self.generate_moves(&mut finder);
+        let rules = self.rules();
+        if rules.only_standard_moves() {
+            self.generate_standard_from(m.from(), &mut finder);
+        } else if m.is_pass() || rules.restricts_moves(self) {
+            self.generate_moves_in_play(&mut finder);
+        } else {
+            self.generate_standard_from(m.from(), &mut finder);
+            if !finder.found {
+                rules.add_moves(self, true, &mut finder);
             }
-            Variant::Hexenschach => {
-                self.generate_standard_from(m.from(), &mut finder);
-                if !finder.found && !hexenschach::in_phase_a(self) {
-                    hexenschach::rabe_captures(self, &mut finder);
-                }
-            }
-            _ => self.generate_standard_from(m.from(), &mut finder),
         }
         finder.found
     }
@@ -139,87 +129,6 @@ impl Position {
         self.generate_moves(&mut counter);
         counter.0
     }
-}
-
-/// Game-specific checks of a position read from text.
-pub fn validate(pos: &Position) -> Result<(), PositionError> {
-    let result = match pos.variant() {
-        Variant::Hexenschach => hexenschach::validate(pos),
-        _ => Ok(()),
-    };
-    result.map_err(PositionError)
-}
-
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    /// A player to move had no legal move and was in check.
-    Checkmate,
-    /// A player to move had no legal move and was not in check.
-    Stalemate,
-    /// The same position occurred for the third time.
-    Repetition,
-    /// The move-count rule (50 moves, 50 or 40 rounds).
-    MoveRule,
-    /// Too little material for a mate (bare kings).
-    InsufficientMaterial,
-    /// Trichess: a player's move left the next player's king attacked by the player to move.
-    KingExposed,
-    /// Hexenschach phase B: a Rabe was captured.
-    RabeCaptured,
-    /// Only one player is left.
-    LastPlayer,
-    /// Star: the points decided (nobody could move, repetition or 50 rounds).
-    Points,
-}
-
-impl EndReason {
-    /// The reason as one word for the protocol.
-    pub fn name(self) -> &'static str {
-        match self {
-            EndReason::Checkmate => "checkmate",
-            EndReason::Stalemate => "stalemate",
-            EndReason::Repetition => "repetition",
-            EndReason::MoveRule => "moverule",
-            EndReason::InsufficientMaterial => "material",
-            EndReason::KingExposed => "kingexposed",
-            EndReason::RabeCaptured => "rabecaptured",
-            EndReason::LastPlayer => "lastplayer",
-            EndReason::Points => "points",
-        }
-    }
-}
-
-/// The end of a game: why, and the points each player gets.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Outcome {
-    /// Why the game ended.
-    pub reason: EndReason,
-    /// Points per player, in turn order (unused players get 0).
-    pub points: [f64; MAX_PLAYERS],
-}
-
-impl Outcome {
-    /// The end as the protocol writes it after `gameover`: the reason and
-    /// the points, `checkmate w 1 b 0`.
-    pub fn summary(&self, pos: &Position) -> String {
-        format!("{} {}", self.reason.name(), self.points_text(pos))
-    }
-
-    /// The points written for the protocol: `w 1 b 0`.
-    pub fn points_text(&self, pos: &Position) -> String {
-        let game = pos.game();
-        (0..game.players)
-            .map(|p| format!("{} {}", game.letters[p], format_points(self.points[p])))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
-
-/// A number of points without needless decimals: `1`, `0.5`, `0.75`.
-pub fn format_points(points: f64) -> String {
-    let text = format!("{points:.2}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 impl Position {
@@ -248,7 +157,7 @@ impl Position {
     /// (classical chess). `None` in the other games, where those end the
     /// game by themselves.
     pub fn claimable_draw(&self) -> Option<Outcome> {
-        if !self.game().draws_are_claimed {
+        if !self.game().facts.draws_are_claimed {
             return None;
         }
         if self.is_repetition(2) {
@@ -261,7 +170,7 @@ impl Position {
     /// A draw that ends the game by itself: by material, and by repetition
     /// or the move-count rule where they are not claims.
     pub fn automatic_draw(&self) -> Option<Outcome> {
-        if self.game().draws_are_claimed {
+        if self.game().facts.draws_are_claimed {
             self.is_dead_material()
                 .then(|| self.drawn(EndReason::InsufficientMaterial))
         } else {
@@ -269,29 +178,59 @@ impl Position {
         }
     }
 
-    /// The outcome when the player to move has no legal move.
+    /// The outcome when the player to move has no legal move: mate when
+    /// it is in check, stalemate otherwise.
     pub fn outcome_without_moves(&self) -> Outcome {
-        match self.variant() {
-            Variant::Dreierschach => return dreierschach::outcome_without_moves(self),
-            Variant::Trichess => return trichess::outcome_without_moves(self),
-            Variant::Star => return star::outcome_of_mate(self),
-            _ => {}
-        }
-        let mover = self.to_move();
+        let mated = self.to_move();
         if self.in_check() {
-            let winner = self.next_active_after(mover).unwrap_or(mover);
-            let mut points = [0.0; MAX_PLAYERS];
-            points[winner.index()] = 1.0;
-            Outcome {
-                reason: EndReason::Checkmate,
-                points,
-            }
+            self.decisive(self.mate_winner(mated), mated, EndReason::Checkmate)
         } else {
             self.drawn(EndReason::Stalemate)
         }
     }
 
-    /// A game over by a rule that leaves no move although pieces could move.
+    /// The winner of a mate of `mated`: the first player after it in turn
+    /// order who attacks its king; the next player if none does.
+    pub fn mate_winner(&self, mated: Player) -> Player {
+        let first = self.next_active_after(mated).unwrap_or(mated);
+        let Some(king) = self.king_of(mated) else {
+            return first;
+        };
+        if self.state().active().count() <= 2 {
+            return first;
+        }
+        let mut candidate = first;
+        while candidate != mated {
+            let by = self.attackers(PlayerSet::EMPTY.with(candidate));
+            if self.attackers_of(king, self.occupied(), &by).nonempty() {
+                return candidate;
+            }
+            candidate = self.next_active_after(candidate).unwrap_or(mated);
+        }
+        first
+    }
+
+    /// A decisive end (mate, or an end by the game's own rule) that
+    /// `winner` wins and `loser` loses, scored as the game's
+    /// [`Scoring::mate`](crate::game::Scoring::mate) says for the players in the game.
+    pub fn decisive(&self, winner: Player, loser: Player, reason: EndReason) -> Outcome {
+        let in_game = self.state().in_game;
+        let share = self.game().facts.scoring.mate[in_game.count()];
+        let mut points = [0.0; MAX_PLAYERS];
+        for p in in_game.iter() {
+            points[p.index()] = if p == winner {
+                share.winner
+            } else if p == loser {
+                share.loser
+            } else {
+                share.others
+            };
+        }
+        Outcome { reason, points }
+    }
+
+    /// A game over by a rule that leaves no move although pieces could
+    /// move: one player left, or the game's own rule.
     fn outcome_by_rule(&self) -> Option<Outcome> {
         let in_game = self.state().in_game;
         if in_game.count() == 1 {
@@ -299,18 +238,14 @@ impl Position {
             for p in in_game.iter() {
                 points[p.index()] = 1.0;
             }
-            let reason = match self.variant() {
-                Variant::Hexenschach => EndReason::RabeCaptured,
-                _ => EndReason::LastPlayer,
-            };
+            let reason = self.game().facts.scoring.last_player_end;
             return Some(Outcome { reason, points });
         }
-        match self.variant() {
-            Variant::Trichess => trichess::outcome_by_rule(self),
-            Variant::Star if star::everyone_passed(self) => {
-                Some(star::outcome_on_points(self, EndReason::Points))
-            }
-            _ => None,
+        let rules = self.rules();
+        if rules.finished_by_rule(self) {
+            rules.outcome_by_rule(self)
+        } else {
+            None
         }
     }
 
@@ -335,14 +270,15 @@ impl Position {
 
     /// Whether the draw clock has reached the game's move-count rule.
     fn move_rule_reached(&self) -> bool {
-        u32::from(self.clock_units()) >= self.game().draw_rounds * u32::from(CLOCK_UNITS_PER_ROUND)
+        u32::from(self.clock_units())
+            >= self.game().facts.draw_rounds * u32::from(CLOCK_UNITS_PER_ROUND)
     }
 
     /// Whether the material left can never mate (the game's [`DeadMaterial`]).
     #[inline]
     pub fn is_dead_material(&self) -> bool {
         let kings = self.kind(PieceKind::King);
-        match self.game().dead_material {
+        match self.game().facts.dead_material {
             DeadMaterial::Never => false,
             DeadMaterial::BareKings => self.occupied() == kings,
             DeadMaterial::Fide { light } => {
@@ -377,17 +313,54 @@ impl Position {
             >= times
     }
 
-    /// A draw: each player still in the game gets the game's draw share.
+    /// A draw: each player still in the game gets the game's draw share;
+    /// in a game with points, the points decide instead.
     pub fn drawn(&self, reason: EndReason) -> Outcome {
-        match self.variant() {
-            Variant::Dreierschach => return dreierschach::drawn(self, reason),
-            Variant::Trichess => return trichess::drawn(self, reason),
-            Variant::Star => return star::outcome_on_points(self, reason),
-            _ => {}
+        let scoring = &self.game().facts.scoring;
+        if scoring.piece_points.is_some() {
+            return self.outcome_on_points(reason);
         }
+        let in_game = self.state().in_game;
+        let share = scoring.draw_share[in_game.count()];
         let mut points = [0.0; MAX_PLAYERS];
-        for p in self.state().in_game.iter() {
-            points[p.index()] = 0.5;
+        for p in in_game.iter() {
+            points[p.index()] = share;
+        }
+        Outcome { reason, points }
+    }
+
+    /// Each player's points in a game with points ([`Scoring::piece_points`](crate::game::Scoring::piece_points)):
+    /// its own pieces on the board and the enemy material it captured.
+    /// All zero in a game without points.
+    pub fn points(&self) -> [u32; MAX_PLAYERS] {
+        let mut points = [0u32; MAX_PLAYERS];
+        let Some(values) = &self.game().facts.scoring.piece_points else {
+            return points;
+        };
+        for (p, slot) in points.iter_mut().enumerate().take(self.game().players) {
+            let army = self.army(Army::new(p));
+            let on_board: u32 = PieceKind::ALL
+                .iter()
+                .map(|&k| u32::from(values[k.index()]) * (self.kind(k) & army).count())
+                .sum();
+            *slot = on_board + u32::from(self.state().captured[p]);
+        }
+        points
+    }
+
+    /// The end on points: the player with most points wins; equal points
+    /// share the win (the rule book's tie-break by time used is the
+    /// interface's).
+    pub fn outcome_on_points(&self, reason: EndReason) -> Outcome {
+        let players = self.game().players;
+        let totals = self.points();
+        let best = totals.iter().take(players).copied().max().unwrap_or(0);
+        let leaders = (0..players).filter(|&p| totals[p] == best).count() as f64;
+        let mut points = [0.0; MAX_PLAYERS];
+        for p in 0..players {
+            if totals[p] == best {
+                points[p] = 1.0 / leaders;
+            }
         }
         Outcome { reason, points }
     }
@@ -396,6 +369,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Variant;
 
     fn chess(fen: &str) -> Position {
         Position::from_fen(Variant::Chess, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))

@@ -6,11 +6,11 @@
 //! its final points.
 
 use crate::bitboard::Bitboard;
+use crate::game::{Game, Variant};
 use crate::geometry::{PerCell, SliderClass, per_cell};
-use crate::movegen::KnownReaches;
+use crate::position::KnownReaches;
 use crate::position::Position;
 use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};
-use crate::variants::{Game, Variant};
 use std::sync::OnceLock;
 
 /// Classical values (centipawns) on the 8×8 board, the scale the other
@@ -66,10 +66,10 @@ impl EvalTables {
 
     fn build(game: &'static Game) -> EvalTables {
         let n = game.geometry.cell_count();
-        let values = if game.variant == Variant::Star {
-            PieceKind::ALL.map(|k| i32::from(Game::star_points(k)) * STAR_POINT)
+        let values = if let Some(points) = game.facts.scoring.piece_points {
+            PieceKind::ALL.map(|k| i32::from(points[k.index()]) * STAR_POINT)
         } else {
-            let chess = Variant::Chess.game();
+            let chess = Variant::CLASSICAL.game();
             PieceKind::ALL.map(|k| {
                 let ratio = average_reach(game, k) / average_reach(chess, k).max(1.0);
                 (f64::from(CHESS_VALUES[k.index()]) * ratio.sqrt()).round() as i32
@@ -269,7 +269,7 @@ pub fn evaluate_fast_from(pos: &Position, armies: &[i32; MAX_PLAYERS]) -> [i32; 
             score[p.index()] += sum;
         }
     }
-    if pos.variant() == Variant::Star {
+    if pos.game().facts.scoring.piece_points.is_some() {
         for p in state.in_game.iter() {
             score[p.index()] += i32::from(state.captured[p.index()]) * STAR_POINT;
         }

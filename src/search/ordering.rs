@@ -4,8 +4,9 @@
 
 use super::eval::EvalTables;
 use crate::bitboard::Bitboard;
-use crate::movegen::{KnownReaches, MoveSink};
+use crate::moves::MoveSink;
 use crate::moves::{Move, MoveKind};
+use crate::position::KnownReaches;
 use crate::position::Position;
 use crate::types::{Cell, MAX_CELLS, MAX_PLAYERS, PieceKind};
 

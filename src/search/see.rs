@@ -164,7 +164,7 @@ fn cheapest(pos: &Position, pieces: Bitboard) -> Option<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Variant;
+    use crate::game::Variant;
 
     fn see_of(fen: &str, m: &str) -> i32 {
         let pos = Position::from_fen(Variant::Chess, fen).unwrap();

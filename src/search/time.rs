@@ -70,7 +70,7 @@ fn clock_plan(limits: &Limits, me: usize, left: Duration, overhead: Duration) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Variant;
+    use crate::game::Variant;
 
     /// Limits with every player's clock at `ms` and an optional time per move.
     fn limits(ms: u64, movetime: Option<u64>) -> Limits {

@@ -35,11 +35,11 @@
 //! count again.
 
 use super::evaluation::SearchScore;
+use crate::game::Variant;
 use crate::number;
 use crate::position::Position;
 use crate::search::WIN_SCORE;
 use crate::types::{MAX_PLAYERS, Player, PlayerSet};
-use crate::variants::Variant;
 
 /// The most moves a `movenumber` or `movecount` may give.
 pub const MAX_ADJUDICATION_MOVES: u32 = 10_000;

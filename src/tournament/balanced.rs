@@ -9,8 +9,8 @@
 
 use super::player::mix_seed;
 use super::schedule::random_opening;
+use crate::game::Variant;
 use crate::search::{self, Limits, Progress, Searcher};
-use crate::variants::Variant;
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;

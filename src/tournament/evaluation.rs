@@ -14,9 +14,9 @@
 //! writes them.
 
 use super::pgn::Evaluation;
+use crate::game::Variant;
 use crate::number;
 use crate::search::{DECIDED_SCORE, WIN_SCORE};
-use crate::variants::Variant;
 use std::time::Duration;
 
 /// Separates the parts of a move's word in a record.

@@ -19,11 +19,11 @@
 use super::engine_spec::{Dialect, ExternalConfig, FixedLimit};
 use super::evaluation::{SearchScore, centipawn_score, mate_score};
 use super::player::{Choice, ClockView};
+use crate::game::Game;
 use crate::number;
 use crate::pipes::{self, Piped};
 use crate::position::Position;
 use crate::protocol::go::{INCREMENT_SUFFIX, TIME_SUFFIX};
-use crate::variants::{Game, Variant};
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -81,7 +81,7 @@ impl ExternalEngine {
         } = pipes::spawn(&mut command, path)?;
         let (sender, lines) = mpsc::channel();
         thread::spawn(move || pipes::each_line(output, |line| sender.send(line).is_ok()));
-        let standard = config.dialect == Dialect::Uci && start.variant() == Variant::Chess;
+        let standard = config.dialect == Dialect::Uci && start.game().facts.classical_notation;
         let mut engine = ExternalEngine {
             child,
             input,
@@ -447,7 +447,7 @@ fn start_command(start: &Position, standard: bool) -> String {
         return format!("position fen {}", start.fen());
     }
     let fen = start.standard_fen();
-    if fen == Position::start(Variant::Chess).standard_fen() {
+    if fen == Position::start(start.variant()).standard_fen() {
         "position startpos".to_string()
     } else {
         format!("position fen {fen}")
@@ -480,9 +480,9 @@ fn go_command(pos: &Position, clocks: &ClockView) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Variant;
     use crate::search::WIN_SCORE;
     use crate::types::MAX_PLAYERS;
-    use crate::variants::Variant;
 
     #[test]
     fn go_names_every_clocked_player_by_letter() {

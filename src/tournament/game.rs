@@ -16,11 +16,11 @@ use super::adjudication::{Adjudication, Adjudicator, Ply, Verdict};
 use super::evaluation::MoveEvaluation;
 use super::external::Failure;
 use super::player::{ClockView, Mover, PlayerConfig, PlayerKind};
+use crate::game::ClockRule;
 use crate::moves::Move;
 use crate::position::{ClockEventError, Position};
 use crate::rules::{EndReason, Outcome};
 use crate::types::{MAX_PLAYERS, Player};
-use crate::variants::ClockRule;
 use std::time::{Duration, Instant};
 
 /// A player's time control: time for a number of moves (or the game),
@@ -99,16 +99,16 @@ impl ClockEvent {
 /// Plays a record's word on `pos`: a clock event's token, else a move read
 /// by `read` (the wire notation or SAN). Returns the move, `None` for a
 /// clock event.
-pub fn play_word(
+pub fn play_word<E: std::fmt::Display>(
     pos: &mut Position,
     text: &str,
-    mut read: impl FnMut(&Position, &str) -> Result<Move, String>,
+    mut read: impl FnMut(&Position, &str) -> Result<Move, E>,
 ) -> Result<Option<Move>, String> {
     if let Some(event) = ClockEvent::from_token(text) {
         event.apply(pos).map_err(|why| format!("{text}: {why}"))?;
         return Ok(None);
     }
-    let m = read(pos, text)?;
+    let m = read(pos, text).map_err(|why| why.to_string())?;
     pos.make(m);
     Ok(Some(m))
 }
@@ -205,7 +205,7 @@ pub fn play_game(setup: &GameSetup) -> Result<GameResult, String> {
         .map(|c| c.time_control().unwrap_or(setup.time_control))
         .collect();
     let per_move: Vec<Option<Duration>> = setup.seats.iter().map(|c| c.time_per_move()).collect();
-    let clock_rule = setup.start.game().clock_rule;
+    let clock_rule = setup.start.game().facts.clock_rule;
     let mut pos = setup.start.clone();
     // The moves since the start or the last clock event: what engine
     // processes are sent after that position.
@@ -394,7 +394,7 @@ pub fn forfeit_points(pos: &Position, loser: Player) -> [f64; MAX_PLAYERS] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Variant;
+    use crate::game::Variant;
 
     fn config(spec: &str) -> PlayerConfig {
         PlayerConfig::parse(spec).unwrap()

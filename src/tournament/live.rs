@@ -23,7 +23,7 @@ use super::sequential::{MatchSprt, RoundCounts, RoundTallies};
 use super::sprt::{Estimate, PERCENT, Pentanomial, RoundExcess, Trinomial, elo_text};
 use super::table::{PointsTable, Standing, error_bar_text};
 use super::{PlayedGame, ScheduledGame, TESTED, tested_part};
-use crate::variants::Variant;
+use crate::game::Variant;
 use std::collections::BTreeMap;
 
 /// Games between two live blocks, by default (fastchess' default).

@@ -46,7 +46,7 @@ pub mod sink;
 pub mod sprt;
 pub mod table;
 
-use crate::variants::{ClockRule, Variant};
+use crate::game::{ClockRule, Variant};
 use adjudication::Adjudication;
 use evaluation::MoveEvaluation;
 use game::{GameEnd, GameResult, GameSetup, TimeControl, play_game};
@@ -212,7 +212,7 @@ impl MatchSettings {
                 return Err(format!("--players: the name {} is given twice", a.name));
             }
             if a.has_move_and_game_clock()
-                && self.variant.game().clock_rule != ClockRule::ForfeitAndFreeze
+                && self.variant.game().facts.clock_rule != ClockRule::ForfeitAndFreeze
             {
                 return Err(format!(
                     "--engine {}: st= with tc= (a time per move and one per game) only in a game with such clocks (star); in {} give one of them",

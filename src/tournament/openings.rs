@@ -25,10 +25,10 @@
 
 use super::player::{SeededRng, mix_seed};
 use super::schedule::{Opening, is_fair_start};
+use crate::game::Variant;
 use crate::number;
 use crate::protocol::setup::{STARTPOS, Setup};
 use crate::tournament::pgn::read_games;
-use crate::variants::Variant;
 use std::path::PathBuf;
 
 /// The keys of an `--openings` argument.
@@ -226,7 +226,7 @@ impl Book {
         let mut entries = Vec::new();
         let mut skipped = Vec::new();
         let candidates = match spec.format {
-            BookFormat::Epd if variant != Variant::Chess => {
+            BookFormat::Epd if !variant.game().facts.classical_notation => {
                 return Err(format!(
                     "format=epd is classical chess's; a book of {variant} is tfen or pgn"
                 ));

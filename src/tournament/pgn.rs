@@ -62,11 +62,12 @@
 
 use super::game::{GameEnd, TimeControl, forfeit_points, play_word};
 use super::record::Record;
+use crate::game::Variant;
+use crate::notation::MoveError;
 use crate::position::Position;
 use crate::rules::{EndReason, format_points};
 use crate::search::{DECIDED_SCORE, WIN_SCORE};
 use crate::types::Player;
-use crate::variants::Variant;
 use std::time::Duration;
 
 /// Longest line of the movetext, as the standard asks (below 80).
@@ -525,7 +526,7 @@ impl PgnGame {
             let m = play_word(&mut pos, &mv.text, |pos, text| {
                 let m = pos.parse_san(text)?;
                 played.push(pos.move_text(m));
-                Ok(m)
+                Ok::<_, String>(m)
             })
             .map_err(|why| format!("ply {}: {why}", ply + 1))?;
             if m.is_none() {
@@ -651,7 +652,7 @@ impl PgnGame {
         play_word(pos, wire, |pos, wire| {
             let m = pos.parse_move(wire)?;
             san = Some(pos.san(m));
-            Ok(m)
+            Ok::<_, MoveError>(m)
         })
         .map_err(|why| format!("game {id} ply {}: {why}", self.moves.len() + 1))?;
         self.moves.push(PgnMove {
@@ -677,7 +678,7 @@ impl PgnGame {
             out.push((FEN_TAG, fen.clone()));
             out.push((SETUP_TAG, SETUP_VALUE.to_string()));
         }
-        if self.variant != Variant::Chess {
+        if self.variant != Variant::CLASSICAL {
             out.push((VARIANT_TAG, self.variant.id().to_string()));
         }
         let reserved = [RESULT_TAG, FEN_TAG, SETUP_TAG, VARIANT_TAG];
@@ -1058,7 +1059,7 @@ impl GameReader {
             self.settle_comments();
             None
         };
-        let mut variant = Variant::Chess;
+        let mut variant = Variant::CLASSICAL;
         let mut start_fen = None;
         let mut result_tag = None;
         let mut tags = Vec::new();

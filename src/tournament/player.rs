@@ -7,10 +7,10 @@ use super::engine_spec::{ExternalConfig, FixedLimit};
 use super::evaluation::SearchScore;
 use super::external::{ExternalEngine, Failure};
 use super::game::TimeControl;
+use crate::game::zobrist::splitmix64;
 use crate::moves::Move;
 use crate::number;
 use crate::position::Position;
-use crate::position::zobrist::splitmix64;
 use crate::protocol::options::{
     HASH, MOVE_OVERHEAD, Options as ProtocolOptions, SEARCH_ALGORITHM, THREADS,
 };
@@ -463,7 +463,7 @@ pub fn greedy_move(pos: &Position, rng: &mut SeededRng) -> Move {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Variant;
+    use crate::game::Variant;
 
     fn chess(fen: &str) -> Position {
         Position::from_fen(Variant::Chess, fen).expect("a valid position")

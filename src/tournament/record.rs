@@ -23,10 +23,10 @@
 
 use super::evaluation::MoveEvaluation;
 use super::game::GameEnd;
+use crate::game::Variant;
 use crate::number;
 use crate::rules::EndReason;
 use crate::types::Player;
-use crate::variants::Variant;
 
 /// The first line of a record file.
 pub const HEADER: &str = "# triskel match records: one game per line, tab-separated key=value fields \

@@ -10,8 +10,8 @@
 //!   equally often and sits twice in half of the games.
 
 use super::player::{SeededRng, random_move};
+use crate::game::Variant;
 use crate::position::Position;
-use crate::variants::Variant;
 
 /// Seatings in a round of a three-player game.
 pub const THREE_PLAYER_ROUND: usize = 6;

@@ -19,8 +19,8 @@ use super::sprt::{
     Decision, Estimate, GameOutcome, Pentanomial, RoundExcess, SprtConfig, ThreePlayerConfig,
     ThreePlayerSprt, summary_line,
 };
+use crate::game::Variant;
 use crate::position::Position;
-use crate::variants::Variant;
 use std::collections::HashMap;
 
 /// The keys of `--sprt`, with their defaults (fishtest's usual bounds).

@@ -1,17 +1,42 @@
 //! Classical chess (FIDE rules): the calibration game, built from the same
 //! machinery as every other board.
 
-use super::{
-    Castling, CastlingSide, DeadMaterial, DoubleStep, EnPassantRule, Game, PawnTables, Variant,
-    cell_set,
+use crate::game::{
+    BenchPosition, Castling, CastlingSide, DeadMaterial, DoubleStep, EnPassantRule, Game,
+    GameBench, GameSpec, PawnTables, RuleFacts, Variant, cell_set,
 };
 use crate::geometry::square::{SIDE, SquareBoard};
 use crate::geometry::{Geometry, SliderClass};
+use crate::position::GameRules;
 use crate::types::{Army, Cell};
 
 /// The start position in the position format.
 pub const START: &str =
     "bRbNbBbQbKbBbNbR/bPbPbPbPbPbPbPbP/8/8/8/8/wPwPwPwPwPwPwPwP/wRwNwBwQwKwBwNwR w wKQbKQ - 0 1";
+
+/// Kiwipete, the classic move generator test (chessprogramming.org).
+pub const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// A rook endgame with en-passant and check subtleties (perft "position 3").
+pub const ROOK_ENDGAME: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+/// Promotions and castling rights (perft "position 4").
+pub const PROMOTIONS: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+/// A quiet middlegame (perft "position 6").
+pub const MIDDLEGAME: &str =
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+
+/// What `triskel bench` runs in the game: its search nodes are the engine's
+/// signature, so these never change with the engine.
+pub const BENCH: GameBench = GameBench {
+    perft: &[
+        BenchPosition::start(5),
+        BenchPosition::at("kiwipete", KIWIPETE, 4),
+    ],
+    search: &[
+        BenchPosition::start(8),
+        BenchPosition::at("kiwipete", KIWIPETE, 6),
+        BenchPosition::at("middle", MIDDLEGAME, 6),
+    ],
+};
 
 /// Builds the game's tables.
 pub fn build() -> Game {
@@ -97,21 +122,25 @@ pub fn build() -> Game {
             .filter(|(f, r)| (f + r) % 2 == 1)
             .filter_map(|(f, r)| at(f, r)),
     );
-    let mut game = Game::new(
-        Variant::Chess,
+    Game::new(GameSpec {
+        variant: Variant::Chess,
         geometry,
-        "wb",
-        ["White", "Black", ""],
-        &SliderClass::BOTH,
+        letters: "wb",
+        player_names: ["White", "Black", ""],
+        king_classes: &SliderClass::BOTH,
         pawns,
         castlings,
-        EnPassantRule::NextMoveOnly,
-        START,
+        en_passant: EnPassantRule::NextMoveOnly,
+        start: START.to_string(),
         rows,
-    );
-    game.draws_are_claimed = true;
-    game.dead_material = DeadMaterial::Fide { light };
-    game
+        facts: RuleFacts {
+            draws_are_claimed: true,
+            dead_material: DeadMaterial::Fide { light },
+            classical_notation: true,
+            ..RuleFacts::default()
+        },
+        bench: BENCH,
+    })
 }
 
 fn file_rank(board: &SquareBoard, cell: Cell) -> (i32, i32) {
@@ -123,3 +152,8 @@ fn step(board: &SquareBoard, cell: Cell, df: i32, dr: i32) -> Option<Cell> {
     let (f, r) = file_rank(board, cell);
     board.cell(f + df, r + dr)
 }
+
+/// Classical chess plays by the common rules.
+pub struct Rules;
+
+impl GameRules for Rules {}

@@ -4,15 +4,15 @@
 //! cells it passes between); this file adds armies, pawns, castlings and the
 //! end of the game.
 
-use super::{
-    Castling, CastlingSide, DoubleStep, EnPassantRule, Game, PawnTables, Variant, cell_set,
-};
 use crate::bitboard::Bitboard;
+use crate::game::{
+    BenchPosition, Castling, CastlingSide, DoubleStep, EnPassantRule, Game, GameBench, GameSpec,
+    MatePoints, PawnTables, RuleFacts, Scoring, TextLayout, Variant, cell_set,
+};
 use crate::geometry::hex::{Diagonals, HexBoard};
 use crate::geometry::{Geometry, SliderClass};
-use crate::position::Position;
-use crate::rules::{EndReason, Outcome};
-use crate::types::{Army, Cell, MAX_PLAYERS, Player, PlayerSet};
+use crate::position::GameRules;
+use crate::types::{Army, Cell, MAX_PLAYERS};
 
 /// The start position in the position format.
 pub const START: &str = "nRnP2bPbR/nBnP3bPbN/nNnP4bPbB/nKnP5bPbQ/nQnP6bPbK/nBnP7bPbN/nNnP8bPbB/nRnP9bPbR/nP10bP/11/10/wPwPwPwPwPwPwPwPwP/wRwBwNwKwQwBwNwR w wKQnKQbKQ - 0 1";
@@ -121,11 +121,33 @@ const CASTLINGS: [CastlingCells; 6] = [
     },
 ];
 
-/// Points of a finished game: the winner of a mate 3, the third player 1,
-/// the mated 0; a draw 1 each.
-const WIN_POINTS: f64 = 3.0;
-const THIRD_POINTS: f64 = 1.0;
+/// Points of a mate: the winner 3, the third player 1, the mated 0.
+const MATE_POINTS: MatePoints = MatePoints {
+    winner: 3.0,
+    loser: 0.0,
+    others: 1.0,
+};
+/// Points of a draw: 1 each.
 const DRAW_POINTS: f64 = 1.0;
+
+/// Dreierschach's rules are the common ones (its passing rule is in the
+/// board's tables, its points in its description).
+pub struct Rules;
+
+impl GameRules for Rules {}
+
+/// Every army developed and both castlings open (perft suite).
+const MIDDLE: &str = "nRnP2bPbR/nBnP3bP1/nNnP4bP1/nKnP3bNbB2/1nPnQ4bPbPbK/1nPnB4bQ1bP1/1nP6bN1bP1/nRnP1nN6bBbPbR/nP10bP/11/1wN1wBwP5/wPwPwPwP1wPwPwPwP/wR2wKwQwBwNwR b wKQnKQbKQ - 0 1";
+
+/// What `triskel bench` runs in the game: its search nodes are the engine's
+/// signature, so these never change with the engine.
+pub const BENCH: GameBench = GameBench {
+    perft: &[BenchPosition::start(4)],
+    search: &[
+        BenchPosition::start(4),
+        BenchPosition::at("middle", MIDDLE, 3),
+    ],
+};
 
 /// Builds the game's tables.
 pub fn build() -> Game {
@@ -190,62 +212,33 @@ pub fn build() -> Game {
         .rev()
         .map(|r| (0..=LAST).filter_map(|q| board.cell(q, r)).collect())
         .collect();
-    Game::new(
-        Variant::Dreierschach,
+    let mut scoring = Scoring::default();
+    scoring.mate[MAX_PLAYERS] = MATE_POINTS;
+    scoring.draw_share = [DRAW_POINTS; MAX_PLAYERS + 1];
+    Game::new(GameSpec {
+        variant: Variant::Dreierschach,
         geometry,
-        "wnb",
-        ["White", "Brown", "Black"],
-        &SliderClass::BOTH,
+        letters: "wnb",
+        player_names: ["White", "Brown", "Black"],
+        king_classes: &SliderClass::BOTH,
         pawns,
         castlings,
-        EnPassantRule::UntilOwnerMovesAgain,
-        START,
+        en_passant: EnPassantRule::UntilOwnerMovesAgain,
+        start: START.to_string(),
         rows,
-    )
-}
-
-/// The end when the player to move has no legal move: mate (the winner is
-/// the first player after the mated one who attacks its king) or stalemate.
-pub fn outcome_without_moves(pos: &Position) -> Outcome {
-    let mated = pos.to_move();
-    let Some(king) = pos.king_of(mated).filter(|_| pos.in_check()) else {
-        return drawn(pos, EndReason::Stalemate);
-    };
-    let mut points = [0.0; MAX_PLAYERS];
-    let mut order =
-        (1..pos.game().players).map(|k| Player::new((mated.index() + k) % pos.game().players));
-    let winner = order
-        .clone()
-        .find(|&p| {
-            let by = pos.attackers(PlayerSet::EMPTY.with(p));
-            pos.attackers_of(king, pos.occupied(), &by).nonempty()
-        })
-        .unwrap_or(Player::new((mated.index() + 1) % pos.game().players));
-    for p in order.by_ref() {
-        points[p.index()] = if p == winner {
-            WIN_POINTS
-        } else {
-            THIRD_POINTS
-        };
-    }
-    Outcome {
-        reason: EndReason::Checkmate,
-        points,
-    }
-}
-
-/// A draw: one point each.
-pub fn drawn(pos: &Position, reason: EndReason) -> Outcome {
-    let mut points = [0.0; MAX_PLAYERS];
-    for p in pos.state().in_game.iter() {
-        points[p.index()] = DRAW_POINTS;
-    }
-    Outcome { reason, points }
+        facts: RuleFacts {
+            scoring,
+            text_layout: TextLayout::Hexagon,
+            ..RuleFacts::default()
+        },
+        bench: BENCH,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Position;
 
     #[test]
     fn start_position_is_symmetric_under_the_rotation() {

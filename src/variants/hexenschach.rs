@@ -4,17 +4,17 @@
 //! only its Rabe, or without a move) ends phase A, and the last two play on
 //! under two-player rules. Toads keep their army's direction for good.
 
-use super::{
-    Castling, CastlingSide, DeadMaterial, EnPassantRule, Game, PawnTables, Variant, cell_set,
-};
 use crate::bitboard::Bitboard;
+use crate::game::outcome::EndReason;
+use crate::game::{
+    BenchPosition, Castling, CastlingSide, DeadMaterial, EnPassantRule, Game, GameBench, GameSpec,
+    OptionalField, PawnTables, RuleFacts, Scoring, TextLayout, Variant, cell_set,
+};
 use crate::geometry::hex::{Diagonals, HexBoard};
 use crate::geometry::{Geometry, SliderClass};
-use crate::movegen::MoveSink;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::{EndReason, Outcome, Removed};
-use crate::types::{Army, Cell, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};
+use crate::moves::{Move, MoveSink};
+use crate::position::{GameRules, Position, Removed};
+use crate::types::{Army, Cell, Piece, PieceKind, Player, PlayerSet};
 
 /// The start position in the position format.
 pub const START: &str = "wKwBwRwP1/wNwQwBwP1bP/wRwNwPwP1bPbR/wPwPwP2bPbNbN/6bPbQbK/rPrPrP2bPbBbB/rRrBrPrP1bPbR/rBrQrNrP1bP/rKrNrRrP1 r rKQwKQbKQ - 0 1";
@@ -69,6 +69,19 @@ const DRAW_ROUNDS: u32 = 40;
 /// Players in the game during phase A.
 const PHASE_A_PLAYERS: usize = 3;
 
+/// Phase A with a Rabe in reach (perft suite).
+const MIDDLE: &str = "wKwBwRwP1/3wP1bP/wRwN1bN1bPbR/1wPwPwPwQbP2/1wPrP3bP1bK/rPrPrRwB1rN1bB/2rPbPrPbPbN/rB4rQ/rKrNrRrP1 b rKwKQbK - 0 1";
+
+/// What `triskel bench` runs in the game: its search nodes are the engine's
+/// signature, so these never change with the engine.
+pub const BENCH: GameBench = GameBench {
+    perft: &[BenchPosition::start(5)],
+    search: &[
+        BenchPosition::start(3),
+        BenchPosition::at("middle", MIDDLE, 3),
+    ],
+};
+
 /// Builds the game's tables.
 pub fn build() -> Game {
     let board = HexBoard::new(LAST, DIFF_RANGE.0, DIFF_RANGE.1);
@@ -110,22 +123,31 @@ pub fn build() -> Game {
         .rev()
         .map(|r| (0..=LAST).filter_map(|q| board.cell(q, r)).collect())
         .collect();
-    let mut game = Game::new(
-        Variant::Hexenschach,
+    Game::new(GameSpec {
+        variant: Variant::Hexenschach,
         geometry,
-        "rwb",
-        ["Red", "White", "Black"],
-        &[SliderClass::Straight],
+        letters: "rwb",
+        player_names: ["Red", "White", "Black"],
+        king_classes: &[SliderClass::Straight],
         pawns,
         castlings,
-        EnPassantRule::None,
-        START,
+        en_passant: EnPassantRule::None,
+        start: START.to_string(),
         rows,
-    );
-    game.draw_rounds = DRAW_ROUNDS;
-    game.pawn_move_resets_clock = false;
-    game.dead_material = DeadMaterial::Never;
-    game
+        facts: RuleFacts {
+            draw_rounds: DRAW_ROUNDS,
+            pawn_move_resets_clock: false,
+            dead_material: DeadMaterial::Never,
+            scoring: Scoring {
+                last_player_end: EndReason::RabeCaptured,
+                ..Scoring::default()
+            },
+            optional_fields: &[OptionalField::Out, OptionalField::Armies],
+            text_layout: TextLayout::Hexagon,
+            ..RuleFacts::default()
+        },
+        bench: BENCH,
+    })
 }
 
 /// Whether the position is in phase A (all three players in, no check).
@@ -133,42 +155,88 @@ pub fn in_phase_a(pos: &Position) -> bool {
     pos.state().in_game.count() == PHASE_A_PLAYERS
 }
 
-/// Events right after a move by `mover`: a captured Rabe hands its army to
-/// the captor (in phase B it ends the game); in phase A a player left with
-/// only its Rabe is out and the Rabe leaves the board.
-pub fn after_move(
-    pos: &mut Position,
-    mover: Player,
-    captured: Option<(Cell, Piece)>,
-    removed: &mut Removed,
-) {
-    let Some((_, victim)) = captured else { return };
-    let phase_a = in_phase_a(pos);
-    if victim.kind() == PieceKind::King {
-        let owner = victim.army().owner();
-        pos.eliminate(owner, Some(mover), removed);
-        return;
+/// Hexenschach's rules where they differ from the common ones: no check
+/// in phase A, eliminations, the Rabe captures of phase B.
+pub struct Rules;
+
+impl GameRules for Rules {
+    /// A Rabe may stand attacked, and be captured, in phase A.
+    fn king_safety(&self, pos: &Position) -> bool {
+        !in_phase_a(pos)
     }
-    if phase_a {
-        for p in pos.state().in_game.without(mover).iter() {
-            let pieces = pos.pieces_of(p);
-            if pieces.nonempty() && pieces == pieces & pos.kind(PieceKind::King) {
-                pos.eliminate(p, None, removed);
+
+    /// A captured Rabe hands its army to the captor (in phase B it ends
+    /// the game); in phase A a player left with only its Rabe is out and
+    /// the Rabe leaves the board.
+    fn after_move(
+        &self,
+        pos: &mut Position,
+        mover: Player,
+        captured: Option<(Cell, Piece)>,
+        removed: &mut Removed,
+    ) {
+        let Some((_, victim)) = captured else { return };
+        let phase_a = in_phase_a(pos);
+        if victim.kind() == PieceKind::King {
+            let owner = victim.army().owner();
+            pos.eliminate(owner, Some(mover), removed);
+            return;
+        }
+        if phase_a {
+            for p in pos.state().in_game.without(mover).iter() {
+                let pieces = pos.pieces_of(p);
+                if pieces.nonempty() && pieces == pieces & pos.kind(PieceKind::King) {
+                    pos.eliminate(p, None, removed);
+                }
             }
         }
     }
-}
 
-/// Events when a turn begins: in phase A a player without a move is out, its
-/// Rabe leaves the board and its other pieces pass to the next player.
-pub fn at_turn_start(pos: &mut Position, removed: &mut Removed) {
-    if !in_phase_a(pos) || has_a_move(pos) {
-        return;
+    /// In phase A a player without a move is out, its Rabe leaves the board
+    /// and its other pieces pass to the next player.
+    fn at_turn_start(&self, pos: &mut Position, removed: &mut Removed) {
+        if !in_phase_a(pos) || has_a_move(pos) {
+            return;
+        }
+        let stuck = pos.to_move();
+        let heir = pos.next_active_after(stuck).unwrap_or(stuck);
+        pos.eliminate(stuck, Some(heir), removed);
+        pos.set_to_move(heir);
     }
-    let stuck = pos.to_move();
-    let heir = pos.next_active_after(stuck).unwrap_or(stuck);
-    pos.eliminate(stuck, Some(heir), removed);
-    pos.set_to_move(heir);
+
+    fn only_standard_moves(&self) -> bool {
+        false
+    }
+
+    /// In phase B, capturing the other Rabe is legal whatever it leaves
+    /// behind.
+    fn add_moves(&self, pos: &Position, _any_standard: bool, sink: &mut dyn MoveSink) {
+        if !in_phase_a(pos) {
+            rabe_captures(pos, sink);
+        }
+    }
+
+    /// Phase B may start with a Rabe attacked by the player to move (the
+    /// rule book's winning capture).
+    fn last_mover_may_be_attacked(&self, _pos: &Position) -> bool {
+        true
+    }
+
+    /// In phase A nobody has only its Rabe.
+    fn validate(&self, pos: &Position) -> Result<(), String> {
+        if in_phase_a(pos) {
+            for p in pos.state().in_game.iter() {
+                let pieces = pos.pieces_of(p);
+                if pieces == pieces & pos.kind(PieceKind::King) {
+                    return Err(format!(
+                        "player {} has only its Rabe in phase A; such a player is already out",
+                        pos.game().letters[p.index()]
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Whether the player to move has a move in phase A, where every move the
@@ -193,7 +261,7 @@ fn has_a_move(pos: &Position) -> bool {
 
 /// Phase B: when the player to move attacks the other's Rabe, capturing it
 /// is a legal move (and wins) whatever it leaves behind.
-pub fn rabe_captures<S: MoveSink>(pos: &Position, sink: &mut S) {
+pub fn rabe_captures<S: MoveSink + ?Sized>(pos: &Position, sink: &mut S) {
     let mover = pos.to_move();
     for other in pos.state().in_game.without(mover).iter() {
         let Some(rabe) = pos.king_of(other) else {
@@ -211,34 +279,4 @@ pub fn rabe_captures<S: MoveSink>(pos: &Position, sink: &mut S) {
             }
         }
     }
-}
-
-/// Results: the winner 1, everyone else 0; a draw ½ to each player still in.
-pub fn outcome_points(pos: &Position, winner: Option<Player>, reason: EndReason) -> Outcome {
-    let mut points = [0.0; MAX_PLAYERS];
-    match winner {
-        Some(w) => points[w.index()] = 1.0,
-        None => {
-            for p in pos.state().in_game.iter() {
-                points[p.index()] = 0.5;
-            }
-        }
-    }
-    Outcome { reason, points }
-}
-
-/// Checks of a position read from text: in phase A nobody has only its Rabe.
-pub fn validate(pos: &Position) -> Result<(), String> {
-    if in_phase_a(pos) {
-        for p in pos.state().in_game.iter() {
-            let pieces = pos.pieces_of(p);
-            if pieces == pieces & pos.kind(PieceKind::King) {
-                return Err(format!(
-                    "player {} has only its Rabe in phase A; such a player is already out",
-                    pos.game().letters[p.index()]
-                ));
-            }
-        }
-    }
-    Ok(())
 }

@@ -3,11 +3,13 @@
 //! `pyramid` has no en passant, `pyramid-ep` has it after every two-cell
 //! first move of a pawn.
 
-use super::{
-    Castling, CastlingSide, DoubleStep, EnPassantRule, Game, PawnTables, Variant, cell_set,
+use crate::game::{
+    BenchPosition, Castling, CastlingSide, DoubleStep, EnPassantRule, Game, GameBench, GameSpec,
+    PawnTables, RuleFacts, TextLayout, Variant, cell_set,
 };
 use crate::geometry::pyramid::{PyramidBoard, SIDE};
 use crate::geometry::{Geometry, SliderClass};
+use crate::position::GameRules;
 use crate::types::{Army, Cell};
 
 /// The start position in the position format.
@@ -15,6 +17,19 @@ pub const START: &str = "bRbNbBbQbKbBbNbR/bPbPbPbPbPbPbPbP/8/8/8/8/wPwPwPwPwPwPw
 
 /// Level 1, where the game starts and pawns promote.
 const GROUND: i32 = 0;
+
+/// Pieces on every level of the pyramid (perft suite).
+const MIDDLE: &str = "bR1bB3bK1/bPbP3bPbPbP/8/8/8/8/wPwPwP2wPwPwP/wR5wK1/6/1bQ1bP2/3wB2/4bN1/2wP3/6/1bB1wN/4/2bR1/wR3/2/wQ1 w - - 0 1";
+
+/// What `triskel bench` runs in the game: its search nodes are the engine's
+/// signature, so these never change with the engine.
+pub const BENCH: GameBench = GameBench {
+    perft: &[BenchPosition::start(4)],
+    search: &[
+        BenchPosition::start(6),
+        BenchPosition::at("middle", MIDDLE, 5),
+    ],
+};
 
 /// Builds the game's tables; `en_passant` chooses `pyramid-ep`.
 pub fn build(en_passant: bool) -> Game {
@@ -108,19 +123,34 @@ pub fn build(en_passant: bool) -> Game {
     } else {
         (Variant::Pyramid, EnPassantRule::None)
     };
-    Game::new(
+    Game::new(GameSpec {
         variant,
         geometry,
-        "wb",
-        ["White", "Black", ""],
-        &SliderClass::BOTH,
+        letters: "wb",
+        player_names: ["White", "Black", ""],
+        king_classes: &SliderClass::BOTH,
         pawns,
         castlings,
-        rule,
-        START,
+        en_passant: rule,
+        start: START.to_string(),
         rows,
-    )
+        facts: RuleFacts {
+            text_layout: TextLayout::Levels,
+            ..RuleFacts::default()
+        },
+        // One bench for the board: pyramid-ep adds only en passant.
+        bench: if en_passant {
+            GameBench::default()
+        } else {
+            BENCH
+        },
+    })
 }
+
+/// The pyramid plays by the common rules (its three dimensions are in the board's tables).
+pub struct Rules;
+
+impl GameRules for Rules {}
 
 #[cfg(test)]
 mod tests {

@@ -1,8 +1,8 @@
 //! What Trichess and Star share beyond the board (`sections.md`): pawns,
 //! castling cells, the row order of positions and the start position.
 
-use super::{Castling, CastlingSide, DoubleStep, PawnTables, cell_set};
 use crate::bitboard::Bitboard;
+use crate::game::{Castling, CastlingSide, DoubleStep, PawnTables, cell_set};
 use crate::geometry::sections::{COLUMNS, ROWS, SECTIONS, SectionBoard};
 use crate::types::{Army, Cell};
 

@@ -5,21 +5,49 @@
 //! their pieces are inert obstacles.
 
 use super::sections::{CastlingSafety, castlings, pawn_tables, rows, start_position};
-use super::{ClockRule, DeadMaterial, EnPassantRule, Game, Variant};
 use crate::bitboard::Bitboard;
+use crate::game::outcome::{EndReason, Outcome};
+use crate::game::{
+    BenchPosition, ClockRule, DeadMaterial, EnPassantRule, Game, GameBench, GameSpec,
+    OptionalField, RowLabel, RuleFacts, Scoring, TextLayout, Variant,
+};
 use crate::geometry::sections::{ColumnRule, SectionBoard};
 use crate::geometry::{Geometry, SliderClass};
-use crate::movegen::{KnownReaches, MoveCounter, MoveSink};
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
-use crate::rules::{EndReason, Outcome};
-use crate::types::{Army, Cell, MAX_PLAYERS, PieceKind, Player};
+use crate::moves::{Move, MoveCounter, MoveList, MoveSink};
+use crate::position::{GameRules, Position};
+use crate::types::{Cell, PieceKind, Player};
 
 /// Player (and section) letters in turn order: Blue, Green, Red.
 const LETTERS: &str = "bgr";
 
 /// Row letters from the back rank to the middle.
 const ROW_LETTERS: &str = "abcd";
+
+/// The points of each piece kind (pawn 1, knight 3, bishop 3, rook 4,
+/// queen 6, king 0), in the order of [`PieceKind::ALL`].
+const PIECE_POINTS: [u16; PieceKind::COUNT] = {
+    let mut points = [0; PieceKind::COUNT];
+    points[PieceKind::Pawn.index()] = 1;
+    points[PieceKind::Knight.index()] = 3;
+    points[PieceKind::Bishop.index()] = 3;
+    points[PieceKind::Rook.index()] = 4;
+    points[PieceKind::Queen.index()] = 6;
+    points
+};
+
+/// Pieces on the middle cells (perft suite).
+const MIDDLE: &str =
+    "3bRbB3/8/bPbPbP2bPbPbP/4bK3/3bN4/1gQ2gN3/5gPgPgP/gR3gK3/8/2rB2rN2/rPrP2rP1rPrP/4rK3 b - - 0 1";
+
+/// What `triskel bench` runs in the game: its search nodes are the engine's
+/// signature, so these never change with the engine.
+pub const BENCH: GameBench = GameBench {
+    perft: &[BenchPosition::start(5)],
+    search: &[
+        BenchPosition::start(5),
+        BenchPosition::at("middle", MIDDLE, 5),
+    ],
+};
 
 /// Builds the game's tables.
 pub fn build() -> Game {
@@ -33,22 +61,72 @@ pub fn build() -> Game {
         })
         .collect();
     let geometry = Geometry::build(board.shape(names));
-    let mut game = Game::new(
-        Variant::Star,
+    Game::new(GameSpec {
+        variant: Variant::Star,
         geometry,
-        LETTERS,
-        ["Blue", "Green", "Red"],
-        &SliderClass::BOTH,
-        pawn_tables(&board),
-        castlings(&board, CastlingSafety::AllBetween),
-        EnPassantRule::UntilOwnerMovesAgain,
-        &start_position(LETTERS),
-        rows(&board),
-    );
-    // Bare kings end nothing: the points decide when nobody can move.
-    game.dead_material = DeadMaterial::Never;
-    game.clock_rule = ClockRule::ForfeitAndFreeze;
-    game
+        letters: LETTERS,
+        player_names: ["Blue", "Green", "Red"],
+        king_classes: &SliderClass::BOTH,
+        pawns: pawn_tables(&board),
+        castlings: castlings(&board, CastlingSafety::AllBetween),
+        en_passant: EnPassantRule::UntilOwnerMovesAgain,
+        start: start_position(LETTERS),
+        rows: rows(&board),
+        facts: RuleFacts {
+            // Bare kings end nothing: the points decide when nobody can move.
+            dead_material: DeadMaterial::Never,
+            clock_rule: ClockRule::ForfeitAndFreeze,
+            scoring: Scoring {
+                piece_points: Some(PIECE_POINTS),
+                ..Scoring::default()
+            },
+            optional_fields: &[
+                OptionalField::Frozen,
+                OptionalField::Passes,
+                OptionalField::Captured,
+            ],
+            text_layout: TextLayout::Sections(RowLabel::Prefix),
+            ..RuleFacts::default()
+        },
+        bench: BENCH,
+    })
+}
+
+/// Star's rules where they differ from the common ones: passing, the duty
+/// to help, and the end when everyone passed.
+pub struct Rules;
+
+impl GameRules for Rules {
+    /// Everyone that still moves passed in a row: the points decide.
+    fn finished_by_rule(&self, pos: &Position) -> bool {
+        everyone_passed(pos)
+    }
+
+    fn outcome_by_rule(&self, pos: &Position) -> Option<Outcome> {
+        everyone_passed(pos).then(|| pos.outcome_on_points(EndReason::Points))
+    }
+
+    fn only_standard_moves(&self) -> bool {
+        false
+    }
+
+    /// The duty to help: when the next player is in check from a piece not
+    /// of the player to move, only the moves that do not leave it mated
+    /// are legal (all moves if none does).
+    fn restricts_moves(&self, pos: &Position) -> bool {
+        duty_applies(pos)
+    }
+
+    fn restrict_moves(&self, pos: &Position, moves: &mut MoveList) {
+        keep_helping_moves(pos, moves);
+    }
+
+    /// A player without a standard move passes, unless it is in check.
+    fn add_moves(&self, pos: &Position, any_standard: bool, sink: &mut dyn MoveSink) {
+        if !any_standard && !pos.in_check() {
+            sink.push(Move::PASS);
+        }
+    }
 }
 
 /// Whether every player that still moves has passed in a row: the game ends
@@ -74,72 +152,23 @@ fn is_mated(pos: &Position) -> bool {
     counter.0 == 0 && pos.in_check()
 }
 
-/// The moves of a Star position: the standard legal moves filtered by the
-/// duty to help, or a pass when there is none and the king is safe.
-pub fn generate<S: MoveSink>(pos: &Position, known: KnownReaches, sink: &mut S) {
-    if !duty_applies(pos) {
-        let mut tally = Tally {
-            inner: sink,
-            any: false,
-        };
-        pos.generate_standard_knowing(known, &mut tally);
-        if !tally.any && !pos.in_check() {
-            sink.push(Move::PASS);
-        }
-        return;
-    }
-    let mut moves = MoveList::new();
-    pos.generate_standard_knowing(known, &mut moves);
-    if moves.is_empty() {
-        if !pos.in_check() {
-            sink.push(Move::PASS);
-        }
-        return;
-    }
-    {
-        let mut scratch = pos.scratch_copy();
-        let helping: MoveList = moves
-            .iter()
-            .copied()
-            .filter(|&m| {
-                let undo = scratch.make(m);
-                let mated = is_mated(&scratch);
-                scratch.unmake(m, &undo);
-                !mated
-            })
-            .collect();
-        if !helping.is_empty() {
-            moves = helping;
-        }
-    }
-    for m in moves {
-        sink.push(m);
-    }
-}
-
-/// Forwards moves to another sink, noting whether there was any.
-struct Tally<'a, S> {
-    inner: &'a mut S,
-    any: bool,
-}
-
-impl<S: MoveSink> MoveSink for Tally<'_, S> {
-    #[inline(always)]
-    fn push(&mut self, m: Move) {
-        self.any = true;
-        self.inner.push(m);
-    }
-
-    #[inline(always)]
-    fn push_targets(&mut self, from: Cell, targets: Bitboard) {
-        self.any |= targets.nonempty();
-        self.inner.push_targets(from, targets);
-    }
-
-    #[inline(always)]
-    fn push_promotions(&mut self, from: Cell, targets: Bitboard) {
-        self.any |= targets.nonempty();
-        self.inner.push_promotions(from, targets);
+/// Keeps, of the standard moves in `moves`, those that obey the duty to
+/// help: the moves after which the next player is not mated; all of them if
+/// none does.
+fn keep_helping_moves(pos: &Position, moves: &mut MoveList) {
+    let mut scratch = pos.scratch_copy();
+    let helping: MoveList = moves
+        .iter()
+        .copied()
+        .filter(|&m| {
+            let undo = scratch.make(m);
+            let mated = is_mated(&scratch);
+            scratch.unmake(m, &undo);
+            !mated
+        })
+        .collect();
+    if !helping.is_empty() {
+        *moves = helping;
     }
 }
 
@@ -151,68 +180,4 @@ pub fn duty_applies(pos: &Position) -> bool {
         let checkers = checkers_of(pos, next);
         checkers.nonempty() && (checkers & pos.pieces_of(mover)).is_empty()
     })
-}
-
-/// Each player's points: its own pieces on the board plus the enemy
-/// material it captured.
-pub fn points(pos: &Position) -> [u32; MAX_PLAYERS] {
-    let mut points = [0u32; MAX_PLAYERS];
-    for (p, slot) in points.iter_mut().enumerate().take(pos.game().players) {
-        let army = pos.army(Army::new(p));
-        let on_board: u32 = PieceKind::ALL
-            .iter()
-            .map(|&k| u32::from(Game::star_points(k)) * (pos.kind(k) & army).count())
-            .sum();
-        *slot = on_board + u32::from(pos.state().captured[p]);
-    }
-    points
-}
-
-/// The end on points: the player with most points wins (equal points share
-/// the win; the rule book's tie-break by time used is the interface's).
-pub fn outcome_on_points(pos: &Position, reason: EndReason) -> Outcome {
-    let totals = points(pos);
-    let best = totals
-        .iter()
-        .take(pos.game().players)
-        .copied()
-        .max()
-        .unwrap_or(0);
-    let leaders = (0..pos.game().players)
-        .filter(|&p| totals[p] == best)
-        .count() as f64;
-    let mut points = [0.0; MAX_PLAYERS];
-    for p in 0..pos.game().players {
-        if totals[p] == best {
-            points[p] = 1.0 / leaders;
-        }
-    }
-    Outcome { reason, points }
-}
-
-/// The end by mate: the player whose piece gives check wins; if both do,
-/// the one who moves first after the mated player.
-pub fn outcome_of_mate(pos: &Position) -> Outcome {
-    let mated = pos.to_move();
-    let checkers = checkers_of(pos, mated);
-    let mut winner = None;
-    let mut p = mated;
-    for _ in 1..pos.game().players {
-        let Some(next) = pos.next_active_after(p) else {
-            break;
-        };
-        p = next;
-        if (checkers & pos.pieces_of(p)).nonempty() {
-            winner = Some(p);
-            break;
-        }
-    }
-    let mut points = [0.0; MAX_PLAYERS];
-    if let Some(w) = winner {
-        points[w.index()] = 1.0;
-    }
-    Outcome {
-        reason: EndReason::Checkmate,
-        points,
-    }
 }

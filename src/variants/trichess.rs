@@ -4,11 +4,14 @@
 //! the first mate, unless the engine option `AfterMate` plays on.
 
 use super::sections::{CastlingSafety, castlings, pawn_tables, rows, start_position};
-use super::{EnPassantRule, Game, Variant};
+use crate::game::outcome::{EndReason, Outcome};
+use crate::game::{
+    BenchPosition, EnPassantRule, Game, GameBench, GameSpec, MatePoints, OptionalField, RowLabel,
+    RuleFacts, Scoring, TextLayout, Variant,
+};
 use crate::geometry::sections::{ColumnRule, SectionBoard};
 use crate::geometry::{Geometry, SliderClass};
-use crate::position::{AfterMate, Position};
-use crate::rules::{EndReason, Outcome, Removed};
+use crate::position::{AfterMate, GameRules, Position, Removed};
 use crate::types::{Cell, MAX_PLAYERS, Player, PlayerSet};
 
 /// Player letters in turn order.
@@ -17,11 +20,22 @@ const LETTERS: &str = "wrb";
 /// File letters of each section's columns 1..8.
 const FILES: [&str; 3] = ["abcdefgh", "hgfeijkl", "lkjidcba"];
 
-/// Points: the winner of a mate 1, the third ½, the mated 0; a draw ½ each.
-/// Playing on: first out 0, second out ½, last 1; a draw of the last two ¾ each.
-const WIN: f64 = 1.0;
-const HALF: f64 = 0.5;
-const LAST_TWO_DRAW: f64 = 0.75;
+/// Points with three players in: the winner of a mate (or an exposure) 1,
+/// the third ½, the loser 0; a draw ½ each.
+const THREE_IN_MATE: MatePoints = MatePoints {
+    winner: 1.0,
+    loser: 0.0,
+    others: 0.5,
+};
+const THREE_IN_DRAW: f64 = 0.5;
+/// Playing on after the first mate: the first out 0, the second out ½, the
+/// last 1; a draw of the last two ¾ each.
+const TWO_IN_MATE: MatePoints = MatePoints {
+    winner: 1.0,
+    loser: 0.5,
+    others: 0.0,
+};
+const TWO_IN_DRAW: f64 = 0.75;
 
 /// The name of section `s`'s column `x`, row `y`.
 fn name(s: usize, x: i32, y: i32) -> String {
@@ -34,6 +48,19 @@ fn name(s: usize, x: i32, y: i32) -> String {
     format!("{file}{rank}")
 }
 
+/// Pieces on the middle cells (perft suite).
+const MIDDLE: &str = "3wRwB3/8/wPwPwP2wPwPwP/6wK1/2rR1wN3/1rN1rQ4/rP4rPrPrP/4rK3/4bB3/2bN2bQ2/bPbP3bPbPbP/4bK3 w - - 0 1";
+
+/// What `triskel bench` runs in the game: its search nodes are the engine's
+/// signature, so these never change with the engine.
+pub const BENCH: GameBench = GameBench {
+    perft: &[BenchPosition::start(5)],
+    search: &[
+        BenchPosition::start(5),
+        BenchPosition::at("middle", MIDDLE, 5),
+    ],
+};
+
 /// Builds the game's tables.
 pub fn build() -> Game {
     let board = SectionBoard::new(ColumnRule::Trichess);
@@ -44,18 +71,31 @@ pub fn build() -> Game {
         })
         .collect();
     let geometry = Geometry::build(board.shape(names));
-    Game::new(
-        Variant::Trichess,
+    let mut scoring = Scoring::default();
+    scoring.mate[MAX_PLAYERS] = THREE_IN_MATE;
+    scoring.mate[MAX_PLAYERS - 1] = TWO_IN_MATE;
+    scoring.draw_share[MAX_PLAYERS] = THREE_IN_DRAW;
+    scoring.draw_share[MAX_PLAYERS - 1] = TWO_IN_DRAW;
+    Game::new(GameSpec {
+        variant: Variant::Trichess,
         geometry,
-        LETTERS,
-        ["White", "Red", "Black"],
-        &SliderClass::BOTH,
-        pawn_tables(&board),
-        castlings(&board, CastlingSafety::KingPath),
-        EnPassantRule::NextMoveOnly,
-        &start_position(LETTERS),
-        rows(&board),
-    )
+        letters: LETTERS,
+        player_names: ["White", "Red", "Black"],
+        king_classes: &SliderClass::BOTH,
+        pawns: pawn_tables(&board),
+        castlings: castlings(&board, CastlingSafety::KingPath),
+        en_passant: EnPassantRule::NextMoveOnly,
+        start: start_position(LETTERS),
+        rows: rows(&board),
+        facts: RuleFacts {
+            scoring,
+            optional_fields: &[OptionalField::Out, OptionalField::Armies],
+            neutral_armies: true,
+            text_layout: TextLayout::Sections(RowLabel::Suffix),
+            ..RuleFacts::default()
+        },
+        bench: BENCH,
+    })
 }
 
 /// The player whose king the player to move attacks while it is not its
@@ -68,104 +108,55 @@ pub fn exposed_player(pos: &Position) -> Option<Player> {
         .then_some(next)
 }
 
-/// The winner of a mate of `mated`: the opponent attacking its king; if
-/// both do, the one who moves first after the mated player.
-fn mate_winner(pos: &Position, mated: Player) -> Player {
-    let mut candidate = mated;
-    let king = pos.king_of(mated);
-    let mut first = None;
-    for _ in 1..pos.game().players {
-        let Some(p) = pos.next_active_after(candidate) else {
-            break;
-        };
-        candidate = p;
-        first.get_or_insert(p);
-        let by = pos.attackers(PlayerSet::EMPTY.with(p));
-        if king.is_some_and(|k| pos.attackers_of(k, pos.occupied(), &by).nonempty()) {
-            return p;
-        }
-    }
-    first.unwrap_or(mated)
-}
-
 /// Whether a mate or an exposure takes a player out and play goes on.
 fn plays_on(pos: &Position) -> bool {
     pos.after_mate() != AfterMate::End && pos.state().in_game.count() == MAX_PLAYERS
 }
 
-/// With `AfterMate` `obstacles` or `inherit`, the first mate or king
-/// exposure takes the mated player out and play goes on.
-pub fn at_turn_start(pos: &mut Position, removed: &mut Removed) {
-    if !plays_on(pos) {
-        return;
-    }
-    let heir = |pos: &Position, winner| (pos.after_mate() == AfterMate::Inherit).then_some(winner);
-    if let Some(victim) = exposed_player(pos) {
-        let winner = pos.to_move();
-        pos.eliminate(victim, heir(pos, winner), removed);
-    } else if pos.count_moves() == 0 && pos.in_check() {
-        let mated = pos.to_move();
-        let winner = mate_winner(pos, mated);
-        let next = pos.next_active_after(mated).unwrap_or(winner);
-        pos.eliminate(mated, heir(pos, winner), removed);
-        pos.set_to_move(next);
-    }
-}
+/// Trichess's rules where they differ from the common ones: the end by
+/// king exposure, and play going on after the first mate where the engine
+/// option `AfterMate` says so.
+pub struct Rules;
 
-/// Points when `loser` is mated (or exposed) and `winner` wins it: with
-/// three players the third gets ½; at the second mate the first player out
-/// gets 0, the second ½ and the last 1.
-fn decisive(pos: &Position, winner: Player, loser: Player, reason: EndReason) -> Outcome {
-    let mut points = [0.0; MAX_PLAYERS];
-    match pos.state().out_order[0] {
-        None => {
-            for p in pos.state().in_game.iter() {
-                points[p.index()] = if p == winner {
-                    WIN
-                } else if p == loser {
-                    0.0
-                } else {
-                    HALF
-                };
-            }
+impl GameRules for Rules {
+    /// With `AfterMate` `obstacles` or `inherit`, the first mate or king
+    /// exposure takes the mated player out and play goes on.
+    fn at_turn_start(&self, pos: &mut Position, removed: &mut Removed) {
+        if !plays_on(pos) {
+            return;
         }
-        Some(_first_out) => {
-            points[winner.index()] = WIN;
-            points[loser.index()] = HALF;
+        let heir =
+            |pos: &Position, winner| (pos.after_mate() == AfterMate::Inherit).then_some(winner);
+        if let Some(victim) = exposed_player(pos) {
+            let winner = pos.to_move();
+            pos.eliminate(victim, heir(pos, winner), removed);
+        } else if pos.count_moves() == 0 && pos.in_check() {
+            let mated = pos.to_move();
+            let winner = pos.mate_winner(mated);
+            let next = pos.next_active_after(mated).unwrap_or(winner);
+            pos.eliminate(mated, heir(pos, winner), removed);
+            pos.set_to_move(next);
         }
     }
-    Outcome { reason, points }
-}
 
-/// The end by king exposure, if the position shows one.
-pub fn outcome_by_rule(pos: &Position) -> Option<Outcome> {
-    let victim = exposed_player(pos)?;
-    Some(decisive(pos, pos.to_move(), victim, EndReason::KingExposed))
-}
-
-/// The end when the player to move has no legal move.
-pub fn outcome_without_moves(pos: &Position) -> Outcome {
-    let mated = pos.to_move();
-    if pos.in_check() {
-        decisive(pos, mate_winner(pos, mated), mated, EndReason::Checkmate)
-    } else {
-        drawn(pos, EndReason::Stalemate)
+    /// A player's move that left the next player's king attacked by the
+    /// player to move ends the game.
+    fn finished_by_rule(&self, pos: &Position) -> bool {
+        exposed_player(pos).is_some()
     }
-}
 
-/// A draw: ½ each with three players, ¾ each to the last two.
-pub fn drawn(pos: &Position, reason: EndReason) -> Outcome {
-    let in_game = pos.state().in_game;
-    let share = if in_game.count() == MAX_PLAYERS {
-        HALF
-    } else {
-        LAST_TWO_DRAW
-    };
-    let mut points = [0.0; MAX_PLAYERS];
-    for p in in_game.iter() {
-        points[p.index()] = share;
+    /// The exposure is won by the player to move and lost by the exposed.
+    fn outcome_by_rule(&self, pos: &Position) -> Option<Outcome> {
+        let victim = exposed_player(pos)?;
+        Some(pos.decisive(pos.to_move(), victim, EndReason::KingExposed))
     }
-    Outcome { reason, points }
+
+    /// Once a player is out, the king taken off the board at a mate or an
+    /// exposure may have shielded the last mover's king, which the player
+    /// to move then exposes (the game is over by rule).
+    fn last_mover_may_be_attacked(&self, pos: &Position) -> bool {
+        pos.state().out_order[0].is_some()
+    }
 }
 
 #[cfg(test)]
