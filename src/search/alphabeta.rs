@@ -34,6 +34,12 @@ const REVERSE_FUTILITY_DEPTH: i32 = 6;
 /// Margin per ply of remaining depth by which the static evaluation must
 /// exceed beta for reverse futility pruning.
 const REVERSE_FUTILITY_MARGIN: i32 = 80;
+/// Least depth and move index at which a quiet move is searched less deep
+/// at first (a late-move reduction of one ply).
+const LMR_DEPTH: i32 = 3;
+const LMR_INDEX: usize = 3;
+/// From this move index on, a late quiet move is reduced one ply more.
+const LMR_SECOND_PLY_INDEX: usize = 8;
 /// First aspiration window half-width.
 const ASPIRATION: i32 = 30;
 /// Depth from which aspiration windows are used.
@@ -118,6 +124,8 @@ pub(crate) struct Worker<'a> {
     /// positions above it on the path.
     psq: [i32; MAX_PLAYERS],
     psq_path: Vec<[i32; MAX_PLAYERS]>,
+    /// The evaluation's tables of the game searched.
+    tables: &'static eval::EvalTables,
 }
 
 /// Entries of each thread's cache of the evaluation's activity part: small
@@ -126,6 +134,46 @@ pub(crate) struct Worker<'a> {
 /// its low bits.
 const ACTIVITY_CACHE: usize = 1 << 12;
 const _: () = assert!(ACTIVITY_CACHE.is_power_of_two());
+
+/// A scalar node's best move so far, its value, and the window's bounds
+/// as the search raises alpha.
+pub(super) struct NodeBest {
+    /// The best value so far.
+    pub(super) value: i32,
+    /// Its move.
+    pub(super) m: Move,
+    /// The window's lower bound.
+    pub(super) alpha: i32,
+    /// The window's upper bound.
+    pub(super) beta: i32,
+}
+
+impl NodeBest {
+    /// No move yet, in the window `(alpha, beta)`, starting from `value`.
+    pub(super) fn new(value: i32, alpha: i32, beta: i32) -> NodeBest {
+        NodeBest {
+            value,
+            m: Move::NONE,
+            alpha,
+            beta,
+        }
+    }
+
+    /// The window as it stands.
+    pub(super) fn window(&self) -> (i32, i32) {
+        (self.alpha, self.beta)
+    }
+}
+
+/// How a node's loop over its moves ended.
+pub(super) enum MovesSearched {
+    /// Every move it needed was searched.
+    Done,
+    /// The node has no legal move.
+    NoMoves,
+    /// The search was stopped.
+    Aborted,
+}
 
 /// Which moves a frame holds.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -166,12 +214,13 @@ impl<'a> Worker<'a> {
             reaches: Box::default(),
             psq: eval::piece_squares(pos),
             psq_path: Vec::with_capacity(MAX_PLY + 2),
+            tables: eval::EvalTables::of(pos.variant()),
         }
     }
 
     /// Plays `m`, keeping the piece-square sums up to date.
     pub(super) fn play(&mut self, m: Move) -> Undo {
-        let t = eval::EvalTables::of(self.pos.variant());
+        let t = self.tables;
         let before = self.psq;
         let mut after = before;
         match m.kind() {
@@ -222,7 +271,7 @@ impl<'a> Worker<'a> {
     /// `tt_move` first. The position must not be over by rule (every node
     /// looks at its ends before it generates). The mover's officers' reaches
     /// come from those carried over ([`eval::SearchReaches::of_mover`]).
-    pub(super) fn frame(&mut self, generate: Generate, tt_move: Move, ply: usize) -> Frame {
+    fn frame(&mut self, generate: Generate, tt_move: Move, ply: usize) -> Frame {
         let pos = &self.pos;
         debug_assert!(!rules::finished_by_rule(pos));
         let known = self.reaches.of_mover(pos);
@@ -233,6 +282,58 @@ impl<'a> Worker<'a> {
             },
             self.ordering.keyer(pos, tt_move, ply),
         )
+    }
+
+    /// Runs `body` on a new frame of the moves `generate` asks for (the
+    /// table's move first), and pops the frame when `body` returns, however
+    /// it returns: no node leaves its frame on the move stack.
+    pub(super) fn with_frame<T>(
+        &mut self,
+        generate: Generate,
+        tt_move: Move,
+        ply: usize,
+        body: impl FnOnce(&mut Self, &mut Frame) -> T,
+    ) -> T {
+        let mut frame = self.frame(generate, tt_move, ply);
+        let result = body(self, &mut frame);
+        self.stack.pop(frame);
+        result
+    }
+
+    /// The first steps of every node: clears its line, counts it (`Some(0)`
+    /// when the search must stop), and ends it where the game is over
+    /// (`Some` of its value for the side to move).
+    pub(super) fn open_node(&mut self, ply: usize) -> Option<i32> {
+        self.pv[ply].clear();
+        if self.visit(ply) {
+            return Some(0);
+        }
+        self.early_end(ply).map(|v| self.for_side(v))
+    }
+
+    /// Takes move `m`'s `value` into the node's `best`: a better value
+    /// becomes the best, one above alpha raises it (and, if `record`,
+    /// makes `m` the head of the node's line). Whether the node is refuted
+    /// (alpha reached beta).
+    pub(super) fn take_value(
+        &mut self,
+        best: &mut NodeBest,
+        ply: usize,
+        m: Move,
+        value: i32,
+        record: bool,
+    ) -> bool {
+        if value > best.value {
+            best.value = value;
+            best.m = m;
+            if value > best.alpha {
+                best.alpha = value;
+                if record {
+                    self.record_line(ply, m);
+                }
+            }
+        }
+        best.alpha >= best.beta
     }
 
     /// Whether max-n decides this position (three players in, option set).
@@ -355,7 +456,7 @@ impl<'a> Worker<'a> {
     /// The most one capture or promotion could gain here: the most valuable
     /// enemy piece, plus a queen's promotion if the mover has a pawn.
     fn best_possible_gain(&self) -> i32 {
-        let values = &eval::EvalTables::of(self.pos.variant()).values;
+        let values = &self.tables.values;
         let mover = self.pos.to_move();
         let enemies = self.pos.occupied() & !self.pos.pieces_of(mover);
         let best_victim = [
@@ -786,17 +887,13 @@ impl<'a> Worker<'a> {
 
     /// Alpha-beta with principal-variation search, the table, check
     /// extension and late-move reductions.
-    fn alphabeta(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    fn alphabeta(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
         if depth <= 0 || ply >= MAX_PLY {
             // A leaf: the quiescence search visits (and counts) it.
             return self.quiesce(ply, alpha, beta, 0);
         }
-        self.pv[ply].clear();
-        if self.visit(ply) {
-            return 0;
-        }
-        if let Some(v) = self.early_end(ply) {
-            return self.for_side(v);
+        if let Some(value) = self.open_node(ply) {
+            return value;
         }
         let pv_node = beta - alpha > 1;
         let key = self.key();
@@ -837,64 +934,61 @@ impl<'a> Worker<'a> {
             }
         }
         let depth = if in_check { depth + 1 } else { depth };
-        let original_alpha = alpha;
-        let mut best = -INFINITE;
-        let mut best_move = Move::NONE;
+        let mut best = NodeBest::new(-INFINITE, alpha, beta);
         // The table's move first: when it refutes the position, no move
         // needs to be generated. The other moves are generated after it.
         let tt_move_first = tt_move != Move::NONE && self.pos.is_legal(tt_move);
-        let mut frame = None;
-        let mut i = 0;
-        loop {
-            let m = if i == 0 && tt_move_first {
-                tt_move
-            } else {
-                if frame.is_none() {
-                    let mut generated = self.frame(Generate::All, tt_move, ply);
-                    if generated.is_empty() {
-                        self.stack.pop(generated);
-                        return self.value_without_moves(ply);
-                    }
-                    if tt_move_first {
-                        // Handed out first here too: searched already.
-                        self.stack.pick(&mut generated);
-                    }
-                    frame = Some(generated);
-                }
-                match frame.as_mut().and_then(|f| self.stack.pick(f)) {
-                    Some(m) => m,
-                    None => break,
-                }
-            };
-            let value = self.search_move(m, i, depth, ply, (alpha, beta), in_check);
-            i += 1;
+        if tt_move_first {
+            let value = self.search_move(tt_move, 0, depth, ply, best.window(), in_check);
             if self.aborted {
-                if let Some(f) = frame {
-                    self.stack.pop(f);
-                }
                 return 0;
             }
-            if value > best {
-                best = value;
-                best_move = m;
-                if value > alpha {
-                    alpha = value;
-                    self.record_line(ply, m);
-                }
-            }
-            if alpha >= beta {
-                if !Ordering::is_tactical(&self.pos, m) {
-                    let tried = frame.as_ref().map_or(&[][..], |f| self.stack.handed_out(f));
-                    self.ordering.reward(&self.pos, m, ply, depth, tried);
-                }
-                break;
+            if self.take_value(&mut best, ply, tt_move, value, true) {
+                self.reward_refutation(tt_move, ply, depth, &[]);
+                self.store_value(key, best.m, depth, ply, best.value, (alpha, beta));
+                return best.value;
             }
         }
-        if let Some(f) = frame {
-            self.stack.pop(f);
+        let searched = self.with_frame(Generate::All, tt_move, ply, |w, frame| {
+            if frame.is_empty() {
+                return MovesSearched::NoMoves;
+            }
+            if tt_move_first {
+                // Handed out first here too: searched already.
+                w.stack.pick(frame);
+            }
+            let mut index = usize::from(tt_move_first);
+            while let Some(m) = w.stack.pick(frame) {
+                let value = w.search_move(m, index, depth, ply, best.window(), in_check);
+                index += 1;
+                if w.aborted {
+                    return MovesSearched::Aborted;
+                }
+                if w.take_value(&mut best, ply, m, value, true) {
+                    if !Ordering::is_tactical(&w.pos, m) {
+                        let tried = w.stack.handed_out(frame);
+                        w.ordering.reward(&w.pos, m, ply, depth, tried);
+                    }
+                    break;
+                }
+            }
+            MovesSearched::Done
+        });
+        match searched {
+            MovesSearched::NoMoves => return self.value_without_moves(ply),
+            MovesSearched::Aborted => return 0,
+            MovesSearched::Done => {}
         }
-        self.store_value(key, best_move, depth, ply, best, (original_alpha, beta));
-        best
+        self.store_value(key, best.m, depth, ply, best.value, (alpha, beta));
+        best.value
+    }
+
+    /// Rewards `m`, which refuted its node at `depth` after the moves
+    /// `tried` before it, in the move ordering's history (quiet moves only).
+    pub(super) fn reward_refutation(&mut self, m: Move, ply: usize, depth: i32, tried: &[Move]) {
+        if !Ordering::is_tactical(&self.pos, m) {
+            self.ordering.reward(&self.pos, m, ply, depth, tried);
+        }
     }
 
     /// The value of move number `index` of an alpha-beta node searched to
@@ -916,10 +1010,13 @@ impl<'a> Worker<'a> {
         let value = if index == 0 {
             self.child(side, depth - 1, ply + 1, alpha, beta)
         } else {
-            let quiet_late =
-                depth >= 3 && index >= 3 && !tactical && !in_check && !self.pos.in_check();
+            let quiet_late = depth >= LMR_DEPTH
+                && index >= LMR_INDEX
+                && !tactical
+                && !in_check
+                && !self.pos.in_check();
             let reduction = if quiet_late {
-                1 + i32::from(index >= 8)
+                1 + i32::from(index >= LMR_SECOND_PLY_INDEX)
             } else {
                 0
             };
@@ -936,12 +1033,8 @@ impl<'a> Worker<'a> {
     /// The quiescence search: stand pat on the evaluation, then captures
     /// and promotions (all moves when in check, for a few plies).
     pub(super) fn quiesce(&mut self, ply: usize, mut alpha: i32, beta: i32, qply: u32) -> i32 {
-        self.pv[ply].clear();
-        if self.visit(ply) {
-            return 0;
-        }
-        if let Some(v) = self.early_end(ply) {
-            return self.for_side(v);
+        if let Some(value) = self.open_node(ply) {
+            return value;
         }
         // The activity terms are judged where the main search ends; deeper
         // in the capture sequence material decides.
@@ -972,50 +1065,50 @@ impl<'a> Worker<'a> {
         } else {
             Generate::Tactical
         };
-        let mut frame = self.frame(generate, Move::NONE, ply);
-        if in_check && frame.is_empty() {
-            self.stack.pop(frame);
-            return self.value_without_moves(ply);
-        }
-        let values = &eval::EvalTables::of(self.pos.variant()).values;
+        let tables = self.tables;
+        let values = &tables.values;
         let side = self.side();
-        while let Some(m) = self.stack.pick(&mut frame) {
-            if !in_check {
-                let gain = self
-                    .pos
-                    .piece_at(m.to())
-                    .map_or(values[0], |p| values[p.kind().index()])
-                    + m.promotion_kind().map_or(0, |k| values[k.index()]);
-                if stand + gain + DELTA_MARGIN < alpha {
-                    continue;
+        let mut best = NodeBest::new(best, alpha, beta);
+        let searched = self.with_frame(generate, Move::NONE, ply, |w, frame| {
+            if in_check && frame.is_empty() {
+                return MovesSearched::NoMoves;
+            }
+            while let Some(m) = w.stack.pick(frame) {
+                if !in_check {
+                    let gain = w
+                        .pos
+                        .piece_at(m.to())
+                        .map_or(values[0], |p| values[p.kind().index()])
+                        + m.promotion_kind().map_or(0, |k| values[k.index()]);
+                    if stand + gain + DELTA_MARGIN < best.alpha {
+                        continue;
+                    }
+                    if m.promotion_kind().is_none() && see::loses_material(&w.pos, m) {
+                        continue;
+                    }
                 }
-                if m.promotion_kind().is_none() && see::loses_material(&self.pos, m) {
-                    continue;
+                let undo = w.play(m);
+                let (alpha, beta) = best.window();
+                let value = if w.side() == side {
+                    w.quiesce(ply + 1, alpha, beta, qply + 1)
+                } else {
+                    -w.quiesce(ply + 1, -beta, -alpha, qply + 1)
+                };
+                w.take_back(m, &undo);
+                if w.aborted {
+                    return MovesSearched::Aborted;
+                }
+                if w.take_value(&mut best, ply, m, value, false) {
+                    break;
                 }
             }
-            let undo = self.play(m);
-            let value = if self.side() == side {
-                self.quiesce(ply + 1, alpha, beta, qply + 1)
-            } else {
-                -self.quiesce(ply + 1, -beta, -alpha, qply + 1)
-            };
-            self.take_back(m, &undo);
-            if self.aborted {
-                self.stack.pop(frame);
-                return 0;
-            }
-            if value > best {
-                best = value;
-                if value > alpha {
-                    alpha = value;
-                }
-            }
-            if alpha >= beta {
-                break;
-            }
+            MovesSearched::Done
+        });
+        match searched {
+            MovesSearched::NoMoves => self.value_without_moves(ply),
+            MovesSearched::Aborted => 0,
+            MovesSearched::Done => best.value,
         }
-        self.stack.pop(frame);
-        best
     }
 }
 

@@ -7,7 +7,7 @@
 //! moves. The layer's value is the best of all those lines for the
 //! coalition. The turn order on the board stays real.
 
-use super::alphabeta::{Generate, INFINITE, Worker, table_cutoff};
+use super::alphabeta::{Generate, INFINITE, MovesSearched, NodeBest, Worker, table_cutoff};
 use super::ordering::{Ordering, StaticChoice};
 use crate::moves::Move;
 
@@ -27,15 +27,11 @@ impl Worker<'_> {
         &mut self,
         depth: i32,
         ply: usize,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.pv[ply].clear();
-        if self.visit(ply) {
-            return 0;
-        }
-        if let Some(v) = self.early_end(ply) {
-            return self.for_side(v);
+        if let Some(value) = self.open_node(ply) {
+            return value;
         }
         let pv_node = beta - alpha > 1;
         let key = self.key();
@@ -44,64 +40,53 @@ impl Worker<'_> {
             return score;
         }
         let tt_move = entry.map_or(Move::NONE, |e| e.best);
-        let mut frame = self.frame(Generate::All, tt_move, ply);
-        if frame.is_empty() {
-            self.stack.pop(frame);
-            return self.value_without_moves(ply);
-        }
         let side = self.side();
-        let original_alpha = alpha;
-        let mut best = -INFINITE;
-        let mut best_move = Move::NONE;
-        let first_choice = self
-            .stack
-            .moves(&frame)
-            .iter()
-            .copied()
-            .max_by_key(|&m| Ordering::static_key(&self.pos, m))
-            .unwrap_or(Move::NONE);
-        while let Some(m) = self.stack.pick(&mut frame) {
-            let undo = self.play(m);
-            let value =
-                self.after_first_opponent(side, depth, ply + 1, alpha, beta, Reply::FirstOnly);
-            self.take_back(m, &undo);
-            if self.aborted {
-                self.stack.pop(frame);
-                return 0;
+        let mut best = NodeBest::new(-INFINITE, alpha, beta);
+        let mut first_choice = Move::NONE;
+        let searched = self.with_frame(Generate::All, tt_move, ply, |w, frame| {
+            if frame.is_empty() {
+                return MovesSearched::NoMoves;
             }
-            if value > best {
-                best = value;
-                best_move = m;
-                if value > alpha {
-                    alpha = value;
-                    self.record_line(ply, m);
+            first_choice = w
+                .stack
+                .moves(frame)
+                .iter()
+                .copied()
+                .max_by_key(|&m| Ordering::static_key(&w.pos, m))
+                .unwrap_or(Move::NONE);
+            while let Some(m) = w.stack.pick(frame) {
+                let undo = w.play(m);
+                let (alpha, beta) = best.window();
+                let value =
+                    w.after_first_opponent(side, depth, ply + 1, alpha, beta, Reply::FirstOnly);
+                w.take_back(m, &undo);
+                if w.aborted {
+                    return MovesSearched::Aborted;
+                }
+                if w.take_value(&mut best, ply, m, value, true) {
+                    w.reward_refutation(m, ply, depth, &[]);
+                    break;
                 }
             }
-            if alpha >= beta {
-                if !Ordering::is_tactical(&self.pos, m) {
-                    self.ordering.reward(&self.pos, m, ply, depth, &[]);
-                }
-                break;
-            }
+            MovesSearched::Done
+        });
+        match searched {
+            MovesSearched::NoMoves => return self.value_without_moves(ply),
+            MovesSearched::Aborted => return 0,
+            MovesSearched::Done => {}
         }
-        self.stack.pop(frame);
-        if alpha < beta && first_choice != Move::NONE {
+        if best.alpha < best.beta && first_choice != Move::NONE {
             let undo = self.play(first_choice);
+            let (alpha, beta) = best.window();
             let value = self.after_first_opponent(side, depth, ply + 1, alpha, beta, Reply::All);
             self.take_back(first_choice, &undo);
             if self.aborted {
                 return 0;
             }
-            if value > best {
-                best = value;
-                best_move = first_choice;
-                if value > alpha {
-                    self.record_line(ply, first_choice);
-                }
-            }
+            self.take_value(&mut best, ply, first_choice, value, true);
         }
-        self.store_value(key, best_move, depth, ply, best, (original_alpha, beta));
-        best
+        self.store_value(key, best.m, depth, ply, best.value, (alpha, beta));
+        best.value
     }
 
     /// Continues the layer after the first opponent's move: the second
@@ -112,7 +97,7 @@ impl Worker<'_> {
         side: i32,
         depth: i32,
         ply: usize,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         reply: Reply,
     ) -> i32 {
@@ -145,33 +130,30 @@ impl Worker<'_> {
             .tt
             .probe(self.key())
             .map_or(Move::NONE, |e| e.best);
-        let mut frame = self.frame(Generate::All, tt_move, ply);
-        if frame.is_empty() {
-            self.stack.pop(frame);
-            return self.value_without_moves(ply);
-        }
-        let mut best = -INFINITE;
-        while let Some(m) = self.stack.pick(&mut frame) {
-            let undo = self.play(m);
-            let value = self.child(side, depth - 1, ply + 1, alpha, beta);
-            self.take_back(m, &undo);
-            if self.aborted {
-                self.stack.pop(frame);
-                return 0;
+        let mut best = NodeBest::new(-INFINITE, alpha, beta);
+        let searched = self.with_frame(Generate::All, tt_move, ply, |w, frame| {
+            if frame.is_empty() {
+                return MovesSearched::NoMoves;
             }
-            if value > best {
-                best = value;
-                if value > alpha {
-                    alpha = value;
-                    self.record_line(ply, m);
+            while let Some(m) = w.stack.pick(frame) {
+                let undo = w.play(m);
+                let (alpha, beta) = best.window();
+                let value = w.child(side, depth - 1, ply + 1, alpha, beta);
+                w.take_back(m, &undo);
+                if w.aborted {
+                    return MovesSearched::Aborted;
+                }
+                if w.take_value(&mut best, ply, m, value, true) {
+                    break;
                 }
             }
-            if alpha >= beta {
-                break;
-            }
+            MovesSearched::Done
+        });
+        match searched {
+            MovesSearched::NoMoves => self.value_without_moves(ply),
+            MovesSearched::Aborted => 0,
+            MovesSearched::Done => best.value,
         }
-        self.stack.pop(frame);
-        best
     }
 
     /// The principal variation at `ply`: `m`, then the line below.

@@ -3,8 +3,8 @@
 //! prune a child as soon as the child's mover has secured more than the
 //! parent's player could still get there (shallow pruning).
 
-use super::alphabeta::{Generate, RootMove, Worker};
-use super::ordering::{MAX_PLY, Ordering};
+use super::alphabeta::{Generate, MovesSearched, RootMove, Worker};
+use super::ordering::MAX_PLY;
 use super::tt::{Bound, TtEntry};
 use super::{Progress, WIN_SCORE, eval};
 use crate::moves::Move;
@@ -123,47 +123,51 @@ impl Worker<'_> {
             return e.scores;
         }
         let tt_move = entry.map_or(Move::NONE, |e| e.best);
-        let mut frame = self.frame(Generate::All, tt_move, ply);
-        if frame.is_empty() {
-            self.stack.pop(frame);
-            let outcome = self.pos.outcome_without_moves();
-            return self.outcome_utilities(&outcome, ply);
-        }
         let mover = self.pos.to_move();
         let mut best: Option<Utilities> = None;
         let mut best_move = Move::NONE;
         let mut pruned = false;
-        while let Some(m) = self.stack.pick(&mut frame) {
-            let undo = self.play(m);
-            let secured = best.map_or(-WIN_SCORE - 1, |b| b[mover.index()]);
-            let values = self.maxn(depth - 1, ply + 1, Some((mover, secured)));
-            self.take_back(m, &undo);
-            if self.aborted {
-                self.stack.pop(frame);
-                return [0; MAX_PLAYERS];
+        let searched = self.with_frame(Generate::All, tt_move, ply, |w, frame| {
+            if frame.is_empty() {
+                return MovesSearched::NoMoves;
             }
-            if best.is_none_or(|b| values[mover.index()] > b[mover.index()]) {
-                best = Some(values);
-                best_move = m;
-                self.record_line(ply, m);
-            }
-            let mine = best.map_or(0, |b| b[mover.index()]);
-            if let Some((p, secured)) = parent
-                && p != mover
-            {
-                // Utilities sum to zero and none is below -WIN_SCORE, so the
-                // parent's player gets at most this much from this node.
-                let ceiling = WIN_SCORE - mine;
-                if ceiling <= secured {
-                    pruned = true;
-                    if !Ordering::is_tactical(&self.pos, m) {
-                        self.ordering.reward(&self.pos, m, ply, depth, &[]);
+            while let Some(m) = w.stack.pick(frame) {
+                let undo = w.play(m);
+                let secured = best.map_or(-WIN_SCORE - 1, |b| b[mover.index()]);
+                let values = w.maxn(depth - 1, ply + 1, Some((mover, secured)));
+                w.take_back(m, &undo);
+                if w.aborted {
+                    return MovesSearched::Aborted;
+                }
+                if best.is_none_or(|b| values[mover.index()] > b[mover.index()]) {
+                    best = Some(values);
+                    best_move = m;
+                    w.record_line(ply, m);
+                }
+                let mine = best.map_or(0, |b| b[mover.index()]);
+                if let Some((p, secured)) = parent
+                    && p != mover
+                {
+                    // Utilities sum to zero and none is below -WIN_SCORE, so
+                    // the parent's player gets at most this much from here.
+                    let ceiling = WIN_SCORE - mine;
+                    if ceiling <= secured {
+                        pruned = true;
+                        w.reward_refutation(m, ply, depth, &[]);
+                        break;
                     }
-                    break;
                 }
             }
+            MovesSearched::Done
+        });
+        match searched {
+            MovesSearched::NoMoves => {
+                let outcome = self.pos.outcome_without_moves();
+                return self.outcome_utilities(&outcome, ply);
+            }
+            MovesSearched::Aborted => return [0; MAX_PLAYERS],
+            MovesSearched::Done => {}
         }
-        self.stack.pop(frame);
         let best = best.unwrap_or([0; MAX_PLAYERS]);
         let bound = if pruned { Bound::Lower } else { Bound::Exact };
         self.shared.tt.store(
@@ -191,9 +195,8 @@ impl Worker<'_> {
         }
         if self.pos.in_check() {
             // A mate ends the game: look whether the mover has a move at all.
-            let frame = self.frame(Generate::All, Move::NONE, ply);
-            let mated = frame.is_empty();
-            self.stack.pop(frame);
+            let mated =
+                self.with_frame(Generate::All, Move::NONE, ply, |_, frame| frame.is_empty());
             if mated {
                 let outcome = self.pos.outcome_without_moves();
                 return self.outcome_utilities(&outcome, ply);
@@ -203,26 +206,26 @@ impl Worker<'_> {
         if qply >= QUIESCENCE_PLIES || ply >= MAX_PLY {
             return stand;
         }
-        let mut frame = self.frame(Generate::Tactical, Move::NONE, ply);
         let mover = self.pos.to_move();
         let mut best = stand;
-        for _ in 0..QUIESCENCE_WIDTH {
-            let Some(m) = self.stack.pick(&mut frame) else {
-                break;
-            };
-            let undo = self.play(m);
-            let values = self.maxn_quiesce(ply + 1, qply + 1);
-            self.take_back(m, &undo);
-            if self.aborted {
-                self.stack.pop(frame);
-                return [0; MAX_PLAYERS];
+        let aborted = self.with_frame(Generate::Tactical, Move::NONE, ply, |w, frame| {
+            for _ in 0..QUIESCENCE_WIDTH {
+                let Some(m) = w.stack.pick(frame) else {
+                    break;
+                };
+                let undo = w.play(m);
+                let values = w.maxn_quiesce(ply + 1, qply + 1);
+                w.take_back(m, &undo);
+                if w.aborted {
+                    return true;
+                }
+                if values[mover.index()] > best[mover.index()] {
+                    best = values;
+                }
             }
-            if values[mover.index()] > best[mover.index()] {
-                best = values;
-            }
-        }
-        self.stack.pop(frame);
-        best
+            false
+        });
+        if aborted { [0; MAX_PLAYERS] } else { best }
     }
 }
 

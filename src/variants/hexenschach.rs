@@ -53,14 +53,65 @@ const TOADS: [Toads; 3] = [
     },
 ];
 
-/// Castlings (the Rabe swaps with a Turm): army, side, Rabe, Turm, cell between.
-const CASTLINGS: [(usize, CastlingSide, &str, &str, &str); 6] = [
-    (0, CastlingSide::Right, "a1", "c1", "b1"),
-    (0, CastlingSide::Left, "a1", "a3", "a2"),
-    (1, CastlingSide::Right, "e9", "c7", "d8"),
-    (1, CastlingSide::Left, "e9", "g9", "f9"),
-    (2, CastlingSide::Right, "i5", "i7", "i6"),
-    (2, CastlingSide::Left, "i5", "g3", "h4"),
+/// A castling of the rule book, by the names of its cells: Rabe and Turm
+/// swap places over the one cell between them.
+struct CastlingCells {
+    /// The castling army.
+    army: usize,
+    /// Which Turm.
+    side: CastlingSide,
+    /// The Rabe's cell (the Turm's after).
+    rabe: &'static str,
+    /// The Turm's cell (the Rabe's after).
+    turm: &'static str,
+    /// The cell between them, which must be empty and unattacked.
+    between: &'static str,
+}
+
+/// Every army's two castlings.
+const CASTLINGS: [CastlingCells; 6] = [
+    CastlingCells {
+        army: 0,
+        side: CastlingSide::Right,
+        rabe: "a1",
+        turm: "c1",
+        between: "b1",
+    },
+    CastlingCells {
+        army: 0,
+        side: CastlingSide::Left,
+        rabe: "a1",
+        turm: "a3",
+        between: "a2",
+    },
+    CastlingCells {
+        army: 1,
+        side: CastlingSide::Right,
+        rabe: "e9",
+        turm: "c7",
+        between: "d8",
+    },
+    CastlingCells {
+        army: 1,
+        side: CastlingSide::Left,
+        rabe: "e9",
+        turm: "g9",
+        between: "f9",
+    },
+    CastlingCells {
+        army: 2,
+        side: CastlingSide::Right,
+        rabe: "i5",
+        turm: "i7",
+        between: "i6",
+    },
+    CastlingCells {
+        army: 2,
+        side: CastlingSide::Left,
+        rabe: "i5",
+        turm: "g3",
+        between: "h4",
+    },
 ];
 
 /// Rounds without a capture after which the game is drawn.
@@ -108,15 +159,15 @@ pub fn build() -> Game {
         .collect();
     let castlings = CASTLINGS
         .iter()
-        .map(|&(army, side, rabe, turm, between)| Castling {
-            army: Army::new(army),
-            side,
-            king_from: cell(rabe),
-            king_to: cell(turm),
-            rook_from: cell(turm),
-            rook_to: cell(rabe),
-            must_be_empty: Bitboard::from_cell(cell(between)),
-            must_be_safe: Bitboard::from_cell(cell(between)),
+        .map(|c| Castling {
+            army: Army::new(c.army),
+            side: c.side,
+            king_from: cell(c.rabe),
+            king_to: cell(c.turm),
+            rook_from: cell(c.turm),
+            rook_to: cell(c.rabe),
+            must_be_empty: Bitboard::from_cell(cell(c.between)),
+            must_be_safe: Bitboard::from_cell(cell(c.between)),
         })
         .collect();
     let rows = (0..=LAST)
