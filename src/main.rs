@@ -29,7 +29,7 @@ use triskel::tournament::engine_spec::{ENGINE_SPEC_KEYS, ExternalConfig};
 use triskel::tournament::game::{GameEnd, TimeControl};
 use triskel::tournament::live::DEFAULT_RATING_INTERVAL;
 use triskel::tournament::openings::{Book, BookSpec};
-use triskel::tournament::pgn::{MatchTags, PgnGame, today};
+use triskel::tournament::pgn::{MatchTags, PgnGame, time_control_tag, today};
 use triskel::tournament::player::{ENGINE_KEYS, PlayerConfig, PlayerKind};
 use triskel::tournament::record::{HEADER, Record};
 use triskel::tournament::sequential::MatchSprt;
@@ -770,11 +770,22 @@ impl MatchArgs {
         };
         let record_file = open(&self.record, "--record", Some(HEADER))?;
         let pgn_file = open(&self.pgnout, "--pgnout", None)?;
+        // Every player's clock: an engine's own `tc=` over the match's; the
+        // record names one time control when they share it.
+        let clocks: Vec<TimeControl> = settings
+            .players
+            .iter()
+            .map(|p| p.time_control().unwrap_or(settings.time_control))
+            .collect();
+        let shared_clock = clocks
+            .first()
+            .copied()
+            .filter(|first| clocks.iter().all(|c| c == first));
         let tags = MatchTags {
             event: format!("triskel match {}", settings.variant),
             site: String::new(),
             date: today(),
-            time_control: Some(settings.time_control),
+            time_control: shared_clock,
         };
         let write_error: Mutex<Option<String>> = Mutex::new(None);
         let out = Output::stdout();
@@ -783,14 +794,21 @@ impl MatchArgs {
             Some(book) => format!("{} book openings", book.len()),
             None => format!("{} opening plies", settings.opening_plies),
         };
+        let clocks_text = match shared_clock {
+            Some(clock) => format!("{} s", time_control_tag(&clock)),
+            None => names
+                .iter()
+                .zip(&clocks)
+                .map(|(name, clock)| format!("{name} {} s", time_control_tag(clock)))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
         out.line(&format!(
-            "match {}: {}; {} games in {} rounds; {}+{} ms; seed {}; {openings}; {} concurrent",
+            "match {}: {}; {} games in {} rounds; {clocks_text}; seed {}; {openings}; {} concurrent",
             settings.variant,
             names.join(" vs "),
             schedule.len(),
             schedule.rounds(),
-            self.time,
-            self.inc,
             settings.seed,
             settings.concurrency
         ));

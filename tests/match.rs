@@ -2841,3 +2841,59 @@ fn the_shipped_books_are_what_their_recipes_make() {
         );
     }
 }
+
+#[test]
+fn the_header_and_the_record_name_the_clocks_the_engines_play_with() {
+    let engine = format!("cmd={}", env!("CARGO_BIN_EXE_triskel"));
+    let pgn = TempFile::new("own-clocks.pgn");
+    // Both engines on their own time control (not the match's 10+0.1).
+    let out = triskel(&[
+        "match",
+        "--engine",
+        &engine,
+        "name=first",
+        "--engine",
+        &engine,
+        "name=second",
+        "--each",
+        "tc=2+0.02",
+        "--games",
+        "2",
+        "--max-plies",
+        "6",
+        "--pgnout",
+        pgn.path(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let header = stdout(&out).lines().next().unwrap_or("").to_string();
+    assert!(header.contains("; 2+0.02 s;"), "{header}");
+    let games = std::fs::read_to_string(&pgn.0).expect("the PGN was written");
+    assert_eq!(games.matches("[TimeControl \"2+0.02\"]").count(), 2, "{games}");
+
+    // An engine's own clock beside the match's: each is named, the PGN tag
+    // (one time control for the game) is left out.
+    let pgn = TempFile::new("mixed-clocks.pgn");
+    let out = triskel(&[
+        "match",
+        "--players",
+        "random",
+        "--engine",
+        &engine,
+        "name=own",
+        "tc=2+0.02",
+        "--games",
+        "2",
+        "--max-plies",
+        "6",
+        "--pgnout",
+        pgn.path(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let header = stdout(&out).lines().next().unwrap_or("").to_string();
+    assert!(
+        header.contains("; random 10+0.1 s, own 2+0.02 s;"),
+        "{header}"
+    );
+    let games = std::fs::read_to_string(&pgn.0).expect("the PGN was written");
+    assert!(!games.contains("[TimeControl "), "{games}");
+}
