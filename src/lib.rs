@@ -13,7 +13,7 @@
 //! | 4 | `movegen` | the one legal move generator and attack test |
 //! | 5 | `rules`, `variants::*` | the common rules (legal moves in play, game ends, draws, points), and each game's file: its description and its hooks |
 //! | 6 | `variants`, `notation`, `display` | the registry that finds a game's description and hooks by its id; moves and boards as text |
-//! | 7 | `search`, `perft`, `bench`, `datagen`, `protocol`, `tournament`, `render`, `gui`, `pipes`, `main` | what the engine does with positions |
+//! | 7 | `search`, `perft`, `bench`, `datagen`, `tune`, `protocol`, `tournament`, `render`, `gui`, `pipes`, `main` | what the engine does with positions |
 
 pub mod bench;
 pub mod bitboard;
@@ -34,5 +34,6 @@ pub mod render;
 pub mod rules;
 pub mod search;
 pub mod tournament;
+pub mod tune;
 pub mod types;
 pub mod variants;

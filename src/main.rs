@@ -21,6 +21,7 @@ use triskel::protocol::{self, Output, perft_lines};
 use triskel::render;
 use triskel::rules::format_points;
 use triskel::search::MAX_DEPTH;
+use triskel::search::weights::EvalWeights;
 use triskel::tournament::adjudication::{
     Adjudication, DRAW_KEYS, DrawRule, MAX_ADJUDICATION_MOVES, RESIGN_KEYS, ResignRule,
 };
@@ -40,6 +41,7 @@ use triskel::tournament::{
     MAX_OPENING_PLIES, MatchSettings, run_match, unique_names,
 };
 use triskel::tournament::{interrupt, interrupted};
+use triskel::tune::Dataset;
 use triskel::variants::Variant;
 
 /// The value parser of `--threads`: from 1 to what `Threads` allows.
@@ -156,6 +158,142 @@ enum Command {
     /// quiet positions with the search's scores and the games' points
     /// (training data for the evaluation's tuner; format in src/datagen.rs).
     Datagen(DatagenArgs),
+    /// Fit the evaluation's weights to the results in `triskel datagen`'s
+    /// data (Texel's method) and write them as a weights file.
+    Tune(TuneArgs),
+}
+
+/// The arguments of `triskel tune`.
+#[derive(clap::Args)]
+struct TuneArgs {
+    /// Game id (see `uci` for the list).
+    #[arg(long, default_value = "chess")]
+    variant: String,
+    /// The data of `triskel datagen` (files of the same game, read in turn).
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Steps of gradient descent over all positions.
+    #[arg(long, default_value_t = 2000, value_parser = number::argument(1..=MAX_TUNE_EPOCHS))]
+    epochs: usize,
+    /// How much of the target is the game's result, the rest the search's
+    /// score in the data (1: the results alone, Texel's method).
+    #[arg(long, default_value_t = 1.0, value_parser = tune_lambda)]
+    lambda: f64,
+    /// About how far one step moves a weight, in centipawns.
+    #[arg(long, default_value_t = 1.0, value_parser = tune_rate)]
+    rate: f64,
+    /// Start from the weights of this file [default: the game's own].
+    #[arg(long)]
+    weights: Option<PathBuf>,
+    /// Threads working out features and gradients [default: one per logical CPU].
+    #[arg(long, value_parser = thread_count())]
+    threads: Option<usize>,
+    /// Write the weights to this file instead of standard output (replacing it).
+    #[arg(long)]
+    output: Option<PathBuf>,
+}
+
+/// Most steps one `triskel tune` takes.
+const MAX_TUNE_EPOCHS: usize = 1_000_000;
+
+/// Largest step size of `triskel tune`, in centipawns.
+const MAX_TUNE_RATE: f64 = 1000.0;
+
+/// Reads `--lambda`: a number from 0 to 1.
+fn tune_lambda(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(lambda) if (0.0..=1.0).contains(&lambda) => Ok(lambda),
+        _ => Err(format!("'{text}': expected a number from 0 to 1")),
+    }
+}
+
+/// Reads `--rate`: a positive number of centipawns up to [`MAX_TUNE_RATE`].
+fn tune_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(rate) if rate > 0.0 && rate <= MAX_TUNE_RATE => Ok(rate),
+        _ => Err(format!(
+            "'{text}': expected a number above 0 and at most {MAX_TUNE_RATE}"
+        )),
+    }
+}
+
+impl TuneArgs {
+    /// `triskel tune`.
+    fn run(self) -> Result<(), String> {
+        let variant = playable_variant(&self.variant)?;
+        let mut text = String::new();
+        // The commands that made the data, so that the weights say how to redo them.
+        let mut made_by = String::new();
+        for path in &self.data {
+            let read = std::fs::read_to_string(path)
+                .map_err(|why| format!("--data {}: {why}", path.display()))?;
+            if let Some(command) = read.lines().next().filter(|l| l.starts_with("# triskel ")) {
+                made_by.push_str(&format!("{command} > {}\n", path.display()));
+            }
+            text.push_str(&read);
+            text.push('\n');
+        }
+        let pool = thread_pool(self.threads)?;
+        let started = Instant::now();
+        let dataset = pool.install(|| Dataset::read(variant, &text))?;
+        if dataset.is_empty() {
+            return Err("the data holds no positions".to_string());
+        }
+        eprintln!(
+            "tune {variant}: {} positions read in {} s",
+            dataset.len(),
+            started.elapsed().as_secs()
+        );
+        let mut start = EvalWeights::of(variant);
+        if let Some(path) = &self.weights {
+            let text = std::fs::read_to_string(path)
+                .map_err(|why| format!("--weights {}: {why}", path.display()))?;
+            start = start
+                .read(&text)
+                .map_err(|why| format!("--weights {}: {why}", path.display()))?;
+        }
+        let fit = pool.install(|| {
+            dataset.fit(
+                &start,
+                self.lambda,
+                (self.epochs, self.rate),
+                &mut |epoch, loss| {
+                    eprint!(
+                        "\rtune {variant}: epoch {epoch}/{}, loss {loss:.6}, {} s ",
+                        self.epochs,
+                        started.elapsed().as_secs()
+                    );
+                },
+            )
+        });
+        eprintln!();
+        let data: Vec<String> = self.data.iter().map(|p| p.display().to_string()).collect();
+        let header = format!(
+            "# triskel tune --variant {variant} --data {}{} --lambda {} --epochs {} --rate {}\n\
+             # {} positions; K {:.6} per centipawn; loss {:.6} with the starting weights, {:.6} fitted\n",
+            data.join(" "),
+            self.weights
+                .as_ref()
+                .map(|p| format!(" --weights {}", p.display()))
+                .unwrap_or_default(),
+            self.lambda,
+            self.epochs,
+            self.rate,
+            dataset.len(),
+            fit.target.k,
+            fit.loss_before,
+            fit.loss_after
+        );
+        let out = made_by + &header + &fit.weights.text();
+        match &self.output {
+            Some(path) => std::fs::write(path, out)
+                .map_err(|why| format!("--output {}: {why}", path.display())),
+            None => {
+                print!("{out}");
+                Ok(())
+            }
+        }
+    }
 }
 
 /// The arguments of `triskel datagen`.
@@ -533,6 +671,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => args.run(),
         Some(Command::Book(args)) => args.run(),
         Some(Command::Datagen(args)) => args.run(),
+        Some(Command::Tune(args)) => args.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,4 +1,4 @@
-//! The command line: `triskel perft`, `triskel bench`, `triskel datagen`, their errors, and the
+//! The command line: `triskel perft`, `triskel bench`, `triskel datagen`, `triskel tune`, their errors, and the
 //! profile build script's error without `llvm-profdata`.
 
 #[path = "data/command.rs"]
@@ -9,6 +9,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use triskel::bench::bench_entries;
 use triskel::datagen::Sample;
+use triskel::search::weights::EvalWeights;
 use triskel::variants::Variant;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -310,4 +311,125 @@ fn datagen_errors_are_clear_and_fail() {
             stderr(&out)
         );
     }
+}
+
+/// A data file of `triskel datagen` for `variant` in the test's temporary directory.
+fn datagen_file(variant: &str, name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("triskel-{}-{name}.data", std::process::id()));
+    let out = triskel(&[
+        "datagen",
+        "--variant",
+        variant,
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--output",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    path
+}
+
+#[test]
+fn tune_writes_weights_fitted_to_the_data() {
+    for variant in ["chess", "dreierschach"] {
+        let data = datagen_file(variant, "tune");
+        let out = triskel(&[
+            "tune",
+            "--variant",
+            variant,
+            "--data",
+            data.to_str().unwrap(),
+            "--epochs",
+            "50",
+        ]);
+        std::fs::remove_file(&data).ok();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let mut lines = text.lines();
+        let data_command = lines.next().unwrap_or("");
+        assert!(
+            data_command.starts_with(&format!("# triskel datagen --variant {variant} --games 4"))
+                && data_command.ends_with(&format!("> {}", data.display())),
+            "the command that made the data: {text}"
+        );
+        let command = lines.next().unwrap_or("");
+        assert!(
+            command.starts_with(&format!("# triskel tune --variant {variant} --data "))
+                && command.ends_with("--lambda 1 --epochs 50 --rate 1"),
+            "{text}"
+        );
+        let summary = lines.next().unwrap_or("");
+        assert!(
+            summary.contains(" positions; K ") && summary.contains(" fitted"),
+            "{text}"
+        );
+        let v = Variant::from_id(variant).unwrap();
+        let start = EvalWeights::of(v);
+        let fitted = start
+            .read(&text)
+            .unwrap_or_else(|why| panic!("{why}: {text}"));
+        assert_eq!(
+            text.lines().filter(|l| !l.starts_with('#')).count(),
+            EvalWeights::COUNT,
+            "every weight: {text}"
+        );
+        assert_ne!(fitted, start, "fifty steps move the weights: {text}");
+        assert!(stderr(&out).contains("epoch 50/50"), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn tune_errors_are_clear_and_fail() {
+    let bad = std::env::temp_dir().join(format!("triskel-{}-bad.data", std::process::id()));
+    std::fs::write(&bad, "# a comment\nnot a position;w1 b-1;1 0\n").unwrap();
+    let empty = std::env::temp_dir().join(format!("triskel-{}-empty.data", std::process::id()));
+    std::fs::write(&empty, "# nothing\n").unwrap();
+    let (bad_path, empty_path) = (bad.to_str().unwrap(), empty.to_str().unwrap());
+    for (args, code, mentions) in [
+        (&["tune"][..], USAGE_ERROR, "--data"),
+        (
+            &["tune", "--data", "/no/such.data"],
+            FAILURE,
+            "/no/such.data",
+        ),
+        (&["tune", "--data", bad_path], FAILURE, "line 2"),
+        (&["tune", "--data", empty_path], FAILURE, "no positions"),
+        (
+            &["tune", "--data", bad_path, "--epochs", "0"],
+            USAGE_ERROR,
+            "0",
+        ),
+        (
+            &["tune", "--data", bad_path, "--rate", "-1"],
+            USAGE_ERROR,
+            "-1",
+        ),
+        (
+            &["tune", "--data", bad_path, "--rate", "NaN"],
+            USAGE_ERROR,
+            "NaN",
+        ),
+        (
+            &["tune", "--data", bad_path, "--lambda", "2"],
+            USAGE_ERROR,
+            "2",
+        ),
+        (
+            &["tune", "--variant", "go", "--data", bad_path],
+            FAILURE,
+            "go",
+        ),
+    ] {
+        let out = triskel(args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(mentions),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    std::fs::remove_file(&bad).ok();
+    std::fs::remove_file(&empty).ok();
 }

@@ -2868,7 +2868,11 @@ fn the_header_and_the_record_name_the_clocks_the_engines_play_with() {
     let header = stdout(&out).lines().next().unwrap_or("").to_string();
     assert!(header.contains("; 2+0.02 s;"), "{header}");
     let games = std::fs::read_to_string(&pgn.0).expect("the PGN was written");
-    assert_eq!(games.matches("[TimeControl \"2+0.02\"]").count(), 2, "{games}");
+    assert_eq!(
+        games.matches("[TimeControl \"2+0.02\"]").count(),
+        2,
+        "{games}"
+    );
 
     // An engine's own clock beside the match's: each is named, the PGN tag
     // (one time control for the game) is left out.

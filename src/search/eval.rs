@@ -1,10 +1,12 @@
 //! The static evaluation: a score per player, from tables computed once per
-//! game out of its geometry (no per-game hand-typed tables): material values
-//! scaled by how far each piece reaches on the board, mobility, centralisation,
-//! pawn progress towards the pawn's promotion cells, and danger around the
+//! game out of its geometry and its weights ([`super::weights`]: tuned, or
+//! derived from the board): material, mobility, centralisation, pawn
+//! progress towards the pawn's promotion cells, and danger around the
 //! king. Star adds the material each player has captured, which counts for
-//! its final points.
+//! its final points. The score is linear in the weights, which is what
+//! the tuner ([`crate::tune`]) relies on.
 
+use super::weights::{self, EvalWeights};
 use crate::bitboard::Bitboard;
 use crate::game::{Game, Variant};
 use crate::geometry::{PerCell, SliderClass, per_cell};
@@ -13,33 +15,17 @@ use crate::position::Position;
 use crate::types::{Army, Cell, MAX_CELLS, MAX_PLAYERS, Piece, PieceKind, Player, PlayerSet};
 use std::sync::OnceLock;
 
-/// Classical values (centipawns) on the 8×8 board, the scale the other
-/// boards' values are derived from.
-const CHESS_VALUES: [i32; PieceKind::COUNT] = [100, 320, 330, 500, 900, 0];
-
-/// Centipawns per Star point.
-const STAR_POINT: i32 = 100;
-
-/// Centipawns per cell a piece reaches (mobility), by kind.
-const MOBILITY: [i32; PieceKind::COUNT] = [0, 4, 4, 3, 2, 0];
-
-/// Largest centralisation bonus, by kind.
-const CENTRE: [i32; PieceKind::COUNT] = [0, 24, 16, 6, 10, 0];
-
-/// Bonus per step a pawn has come towards promotion, and extra near it.
-const PAWN_STEP: i32 = 6;
-const PAWN_NEAR: [i32; 3] = [120, 60, 25];
-
-/// Penalty per attack of an enemy piece on a cell next to the king.
-const KING_DANGER: i32 = 9;
-
 /// Steps within which cells count for a cell's centralisation.
 const CENTRE_RADIUS: usize = 2;
 
-/// The evaluation tables of one game.
+/// The evaluation tables of one game, built from its weights.
 pub struct EvalTables {
     /// Material value by kind.
     pub values: [i32; PieceKind::COUNT],
+    /// Value per cell an officer reaches, by kind.
+    mobility: [i32; PieceKind::COUNT],
+    /// Penalty per attack of an enemy officer on a cell next to the king.
+    king_danger: i32,
     /// [`EvalTables::piece_square`] by [`Piece::index`] and cell.
     piece_squares: Box<[[i32; MAX_CELLS]; Piece::SLOTS]>,
     /// [`EvalTables::quiet_gain_bound`] by [`Piece::index`] and cell.
@@ -61,20 +47,14 @@ impl EvalTables {
     pub fn of(variant: Variant) -> &'static EvalTables {
         static TABLES: [OnceLock<EvalTables>; Variant::COUNT] =
             [const { OnceLock::new() }; Variant::COUNT];
-        TABLES[variant.index()].get_or_init(|| EvalTables::build(variant.game()))
+        TABLES[variant.index()]
+            .get_or_init(|| EvalTables::build(variant.game(), &EvalWeights::of(variant)))
     }
 
-    fn build(game: &'static Game) -> EvalTables {
+    /// The tables of `game` evaluated with `weights`.
+    pub fn build(game: &Game, weights: &EvalWeights) -> EvalTables {
         let n = game.geometry.cell_count();
-        let values = if let Some(points) = game.facts.scoring.piece_points {
-            PieceKind::ALL.map(|k| i32::from(points[k.index()]) * STAR_POINT)
-        } else {
-            let chess = Variant::CLASSICAL.game();
-            PieceKind::ALL.map(|k| {
-                let ratio = average_reach(game, k) / average_reach(chess, k).max(1.0);
-                (f64::from(CHESS_VALUES[k.index()]) * ratio.sqrt()).round() as i32
-            })
-        };
+        let values = weights.material;
         let reach_count: Vec<usize> = (0..n)
             .map(|i| neighbourhood(game, Cell::new(i as u8), CENTRE_RADIUS).count() as usize)
             .collect();
@@ -85,11 +65,11 @@ impl EvalTables {
         let span = (hi - lo).max(1) as i32;
         let centre = PieceKind::ALL.map(|k| {
             per_cell(n, |c| {
-                CENTRE[k.index()] * (reach_count[c.index()] - lo) as i32 / span
+                weights.centre[k.index()] * (reach_count[c.index()] - lo) as i32 / span
             })
         });
         let pawn_progress: [PerCell<i32>; MAX_PLAYERS] =
-            std::array::from_fn(|a| pawn_progress(game, Army::new(a)));
+            std::array::from_fn(|a| pawn_progress(game, weights, Army::new(a)));
         let king_zone = per_cell(n, |c| game.king_steps(c).with(c));
         let mut piece_squares = Box::new([[0; MAX_CELLS]; Piece::SLOTS]);
         for army in (0..MAX_PLAYERS).map(Army::new) {
@@ -108,6 +88,8 @@ impl EvalTables {
         let quiet_gain_bounds = quiet_gain_bounds(game, &piece_squares);
         EvalTables {
             values,
+            mobility: weights.mobility,
+            king_danger: weights.king_danger,
             piece_squares,
             quiet_gain_bounds,
             king_zone,
@@ -148,20 +130,6 @@ fn quiet_gain_bounds(
     bounds
 }
 
-/// How many cells a piece of `kind` reaches from an average cell of an empty board.
-fn average_reach(game: &Game, kind: PieceKind) -> f64 {
-    let g = &game.geometry;
-    let total: u32 = g
-        .cells()
-        .into_iter()
-        .map(|c| match kind {
-            PieceKind::Pawn => 1,
-            _ => game.empty_board_reach(kind, c).count(),
-        })
-        .sum();
-    f64::from(total) / g.cell_count().max(1) as f64
-}
-
 /// Cells within `radius` king steps of `cell`.
 fn neighbourhood(game: &Game, cell: Cell, radius: usize) -> Bitboard {
     let mut seen = Bitboard::from_cell(cell);
@@ -180,7 +148,7 @@ fn neighbourhood(game: &Game, cell: Cell, radius: usize) -> Bitboard {
 /// Bonus of an `army` pawn on each cell for its progress: steps made
 /// towards the nearest promotion cell (over the pawn's own moves), more when
 /// it is close. Cells from which it can never promote get nothing.
-fn pawn_progress(game: &Game, army: Army) -> PerCell<i32> {
+fn pawn_progress(game: &Game, weights: &EvalWeights, army: Army) -> PerCell<i32> {
     let n = game.geometry.cell_count();
     if army.index() >= game.players {
         return per_cell(n, |_| 0);
@@ -217,8 +185,12 @@ fn pawn_progress(game: &Game, army: Army) -> PerCell<i32> {
     per_cell(n, |c| match distance[c.index()] {
         usize::MAX => 0,
         d => {
-            let near = PAWN_NEAR.get(d.saturating_sub(1)).copied().unwrap_or(0);
-            PAWN_STEP * (longest - d) as i32 + near
+            let near = weights
+                .pawn_near
+                .get(d.saturating_sub(1))
+                .copied()
+                .unwrap_or(0);
+            weights.pawn_step * (longest - d) as i32 + near
         }
     })
 }
@@ -246,7 +218,11 @@ impl EvalTables {
 
 /// The sum of [`EvalTables::piece_square`] over each army's pieces.
 pub fn piece_squares(pos: &Position) -> [i32; MAX_PLAYERS] {
-    let t = EvalTables::of(pos.variant());
+    piece_squares_in(EvalTables::of(pos.variant()), pos)
+}
+
+/// [`piece_squares`] with the values of `t`.
+pub fn piece_squares_in(t: &EvalTables, pos: &Position) -> [i32; MAX_PLAYERS] {
     let mut sums = [0; MAX_PLAYERS];
     for cell in pos.occupied() {
         if let Some(piece) = pos.piece_at(cell) {
@@ -271,7 +247,7 @@ pub fn evaluate_fast_from(pos: &Position, armies: &[i32; MAX_PLAYERS]) -> [i32; 
     }
     if pos.game().facts.scoring.piece_points.is_some() {
         for p in state.in_game.iter() {
-            score[p.index()] += i32::from(state.captured[p.index()]) * STAR_POINT;
+            score[p.index()] += i32::from(state.captured[p.index()]) * weights::STAR_POINT;
         }
     }
     score
@@ -314,8 +290,17 @@ pub fn evaluate(pos: &Position) -> [i32; MAX_PLAYERS] {
 
 /// [`evaluate`], reusing the reaches in `cache`.
 pub fn evaluate_with(pos: &Position, cache: &mut ReachCache) -> [i32; MAX_PLAYERS] {
-    let mut score = evaluate_fast(pos);
-    let activity = cache.activity(pos);
+    evaluate_in(EvalTables::of(pos.variant()), pos, cache)
+}
+
+/// [`evaluate_with`] the weights of `tables` (which the tuner varies).
+pub fn evaluate_in(
+    tables: &EvalTables,
+    pos: &Position,
+    cache: &mut ReachCache,
+) -> [i32; MAX_PLAYERS] {
+    let mut score = evaluate_fast_from(pos, &piece_squares_in(tables, pos));
+    let activity = cache.activity_in(tables, pos);
     for (s, a) in score.iter_mut().zip(activity) {
         *s += a;
     }
@@ -391,7 +376,13 @@ impl ReachCache {
     /// The expensive part of the evaluation, per player: mobility of the
     /// pieces, minus the attacks of enemy pieces on the cells around its king.
     pub fn activity(&mut self, pos: &Position) -> [i32; MAX_PLAYERS] {
-        self.activity_with(pos, |_, _, _| None)
+        self.activity_in(EvalTables::of(pos.variant()), pos)
+    }
+
+    /// [`ReachCache::activity`] with the weights of `tables` (a cache
+    /// serves one set of tables: the mobility weights it stores are theirs).
+    pub fn activity_in(&mut self, tables: &EvalTables, pos: &Position) -> [i32; MAX_PLAYERS] {
+        self.activity_with(tables, pos, |_, _, _| None)
     }
 
     /// [`ReachCache::activity`], taking a reach that must be recomputed
@@ -402,21 +393,25 @@ impl ReachCache {
         pos: &Position,
         movers: &[ReachCache; MAX_PLAYERS],
     ) -> [i32; MAX_PLAYERS] {
-        self.activity_with(pos, |kind, from, occupied| {
-            let owner = pos.piece_at(from).and_then(|piece| pos.controller(piece))?;
-            movers[owner.index()].holding(kind, from, occupied)
-        })
+        self.activity_with(
+            EvalTables::of(pos.variant()),
+            pos,
+            |kind, from, occupied| {
+                let owner = pos.piece_at(from).and_then(|piece| pos.controller(piece))?;
+                movers[owner.index()].holding(kind, from, occupied)
+            },
+        )
     }
 
     /// [`ReachCache::activity`], asking `donor` for a reach before
     /// recomputing it.
     fn activity_with(
         &mut self,
+        t: &EvalTables,
         pos: &Position,
         donor: impl Fn(usize, Cell, Bitboard) -> Option<(Bitboard, Bitboard)>,
     ) -> [i32; MAX_PLAYERS] {
         let players = pos.state().in_game;
-        let t = EvalTables::of(pos.variant());
         // Players out of the game own nothing here and have no king zone.
         let mut own = [Bitboard::EMPTY; MAX_PLAYERS];
         let mut zones = [Bitboard::EMPTY; MAX_PLAYERS];
@@ -428,6 +423,7 @@ impl ReachCache {
         }
         self.update_with(
             pos,
+            &t.mobility,
             own.iter().fold(Bitboard::EMPTY, |acc, &o| acc | o),
             donor,
         );
@@ -450,8 +446,8 @@ impl ReachCache {
                 }
             });
             score[p] += mobility;
-            score[a] -= KING_DANGER * attacks_a;
-            score[b] -= KING_DANGER * attacks_b;
+            score[a] -= t.king_danger * attacks_a;
+            score[b] -= t.king_danger * attacks_b;
         }
         score
     }
@@ -479,16 +475,21 @@ impl ReachCache {
     /// `in_game_pieces`: recomputes those that are new on their cell and
     /// those with a watched cell that filled or emptied.
     pub fn update(&mut self, pos: &Position, in_game_pieces: Bitboard) {
-        self.update_with(pos, in_game_pieces, |_, _, _| None);
+        let mobility = &EvalTables::of(pos.variant()).mobility;
+        self.update_with(pos, mobility, in_game_pieces, |_, _, _| None);
     }
 
     /// The reaches of the mover's officers brought up to date (as
     /// [`ReachCache::update`] for its pieces), taking a reach to recompute
     /// from `evaluated` where it still holds there.
     fn update_for_mover(&mut self, pos: &Position, evaluated: &ReachCache) {
-        self.update_with(pos, pos.pieces_of(pos.to_move()), |kind, from, occupied| {
-            evaluated.holding(kind, from, occupied)
-        });
+        let mobility = &EvalTables::of(pos.variant()).mobility;
+        self.update_with(
+            pos,
+            mobility,
+            pos.pieces_of(pos.to_move()),
+            |kind, from, occupied| evaluated.holding(kind, from, occupied),
+        );
     }
 
     /// The stored reach and watched cells of the officer of
@@ -502,10 +503,12 @@ impl ReachCache {
             .then(|| (self.reach[slot], watched))
     }
 
-    /// [`ReachCache::update`], asking `donor` for a reach before recomputing it.
+    /// [`ReachCache::update`] with the mobility weights `mobility`, asking
+    /// `donor` for a reach before recomputing it.
     fn update_with(
         &mut self,
         pos: &Position,
+        mobility: &[i32; PieceKind::COUNT],
         in_game_pieces: Bitboard,
         donor: impl Fn(usize, Cell, Bitboard) -> Option<(Bitboard, Bitboard)>,
     ) {
@@ -539,7 +542,7 @@ impl ReachCache {
                     .unwrap_or_else(|| officer_reach_watched(pos, kind, from, occupied));
                 self.reach[from.slot()] = reach;
                 self.watched[from.slot()] = watched;
-                self.weight[from.slot()] = MOBILITY[kind.index()];
+                self.weight[from.slot()] = mobility[kind.index()];
             }
             self.stored[i] = pieces;
         }

@@ -19,6 +19,7 @@ pub mod ordering;
 pub mod see;
 pub mod time;
 pub mod tt;
+pub mod weights;
 
 use crate::moves::Move;
 use crate::position::Position;

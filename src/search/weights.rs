@@ -1,0 +1,267 @@
+//! The evaluation's weights: every term of [`super::eval`] as a named
+//! number, per game. A game's weights are the ones `triskel tune` fitted
+//! (text in `weights/<game>.txt`, kept with the command that produced
+//! them) where the registry has them, else derived from the board's
+//! geometry and the classical values.
+//!
+//! The text is one weight per line, `name value`, in any order; `#` starts
+//! a comment. A weight the text leaves out keeps its derived value:
+//!
+//! ```text
+//! # triskel tune --variant chess --data chess.data
+//! material.pawn 100
+//! mobility.knight 4
+//! king_danger 9
+//! ```
+
+use crate::game::{Game, Variant};
+use crate::types::PieceKind;
+
+/// Classical values (centipawns) on the 8×8 board, the scale the other
+/// boards' derived values come from.
+const CHESS_VALUES: [i32; PieceKind::COUNT] = [100, 320, 330, 500, 900, 0];
+
+/// Centipawns per Star point (what a captured point is worth, and the
+/// scale of Star's derived piece values).
+pub const STAR_POINT: i32 = 100;
+
+/// Derived centipawns per cell a piece reaches (mobility), by kind.
+const MOBILITY: [i32; PieceKind::COUNT] = [0, 4, 4, 3, 2, 0];
+
+/// Derived largest centralisation bonus, by kind.
+const CENTRE: [i32; PieceKind::COUNT] = [0, 24, 16, 6, 10, 0];
+
+/// Derived bonus per step a pawn has come towards promotion.
+const PAWN_STEP: i32 = 6;
+
+/// How many of the last steps before promotion have their own bonus.
+pub const PAWN_NEAR_STEPS: usize = 3;
+
+/// Derived extra bonus of a pawn 1, 2, 3 steps from promotion.
+const PAWN_NEAR: [i32; PAWN_NEAR_STEPS] = [120, 60, 25];
+
+/// Derived penalty per attack of an enemy piece on a cell next to the king.
+const KING_DANGER: i32 = 9;
+
+/// The names of the kinds in weight names.
+const KIND_NAMES: [&str; PieceKind::COUNT] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+
+/// The kinds with a material weight (the king has none: it is never
+/// captured).
+const MATERIAL_KINDS: [PieceKind; 5] = [
+    PieceKind::Pawn,
+    PieceKind::Knight,
+    PieceKind::Bishop,
+    PieceKind::Rook,
+    PieceKind::Queen,
+];
+
+/// The weights of one game's evaluation, in centipawns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    /// Material value by kind (the king's is 0).
+    pub material: [i32; PieceKind::COUNT],
+    /// Value per cell an officer reaches, by kind (pawns and kings: 0).
+    pub mobility: [i32; PieceKind::COUNT],
+    /// Bonus of an officer on the most central cell (scaled down to 0 on
+    /// the least central), by kind (pawns and kings: 0).
+    pub centre: [i32; PieceKind::COUNT],
+    /// Bonus per step a pawn has come towards its promotion.
+    pub pawn_step: i32,
+    /// Extra bonus of a pawn 1, 2, 3 steps from promotion.
+    pub pawn_near: [i32; PAWN_NEAR_STEPS],
+    /// Penalty per attack of an enemy officer on a cell next to the king.
+    pub king_danger: i32,
+}
+
+impl EvalWeights {
+    /// The weights `variant` plays with: its tuned ones where the registry
+    /// has them (over the derived ones), else the derived ones.
+    pub fn of(variant: Variant) -> EvalWeights {
+        let derived = EvalWeights::derived(variant.game());
+        match variant.tuned_weights() {
+            Some(text) => derived
+                .read(text)
+                .unwrap_or_else(|why| panic!("weights/{}.txt: {why}", variant.id())),
+            None => derived,
+        }
+    }
+
+    /// The weights derived from `game`'s board: the classical values
+    /// scaled by the square root of how far each kind reaches on this board
+    /// against the 8×8 board (Star: its capture points), and the same
+    /// positional weights everywhere.
+    pub fn derived(game: &Game) -> EvalWeights {
+        let material = if let Some(points) = game.facts.scoring.piece_points {
+            PieceKind::ALL.map(|k| i32::from(points[k.index()]) * STAR_POINT)
+        } else {
+            let chess = Variant::CLASSICAL.game();
+            PieceKind::ALL.map(|k| {
+                let ratio = average_reach(game, k) / average_reach(chess, k).max(1.0);
+                (f64::from(CHESS_VALUES[k.index()]) * ratio.sqrt()).round() as i32
+            })
+        };
+        EvalWeights {
+            material,
+            mobility: MOBILITY,
+            centre: CENTRE,
+            pawn_step: PAWN_STEP,
+            pawn_near: PAWN_NEAR,
+            king_danger: KING_DANGER,
+        }
+    }
+
+    /// How many weights there are.
+    pub const COUNT: usize =
+        MATERIAL_KINDS.len() + 2 * PieceKind::OFFICERS.len() + 1 + PAWN_NEAR_STEPS + 1;
+
+    /// Every weight with its name, in a fixed order (the tuner's vector).
+    pub fn named(&self) -> Vec<(String, i32)> {
+        let mut copy = self.clone();
+        let mut named = Vec::with_capacity(Self::COUNT);
+        copy.each_mut(|name, weight| named.push((name, *weight)));
+        named
+    }
+
+    /// The weights with the values of `values`, in [`EvalWeights::named`]'s order.
+    pub fn with_values(&self, values: &[i32]) -> EvalWeights {
+        let mut weights = self.clone();
+        let mut values = values.iter();
+        weights.each_mut(|_, weight| {
+            if let Some(&value) = values.next() {
+                *weight = value;
+            }
+        });
+        weights
+    }
+
+    /// These weights overwritten by the ones `text` names (the format in
+    /// the module's documentation).
+    pub fn read(&self, text: &str) -> Result<EvalWeights, String> {
+        let mut weights = self.clone();
+        for (number, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let at = || format!("line {}", number + 1);
+            let [name, value] = line.split_whitespace().collect::<Vec<_>>()[..] else {
+                return Err(format!(
+                    "{}: expected a name and a value, got '{line}'",
+                    at()
+                ));
+            };
+            let value: i32 = value
+                .parse()
+                .map_err(|_| format!("{}: '{value}' is not a whole number", at()))?;
+            let mut found = false;
+            weights.each_mut(|known, weight| {
+                if known == name {
+                    *weight = value;
+                    found = true;
+                }
+            });
+            if !found {
+                return Err(format!("{}: no weight is called '{name}'", at()));
+            }
+        }
+        Ok(weights)
+    }
+
+    /// The weights as text, one per line (read back by [`EvalWeights::read`]).
+    pub fn text(&self) -> String {
+        self.named()
+            .into_iter()
+            .map(|(name, value)| format!("{name} {value}\n"))
+            .collect()
+    }
+
+    /// Calls `visit` with every weight's name and place, in the fixed order.
+    fn each_mut(&mut self, mut visit: impl FnMut(String, &mut i32)) {
+        for kind in MATERIAL_KINDS {
+            let name = KIND_NAMES[kind.index()];
+            visit(format!("material.{name}"), &mut self.material[kind.index()]);
+        }
+        for kind in PieceKind::OFFICERS {
+            let name = KIND_NAMES[kind.index()];
+            visit(format!("mobility.{name}"), &mut self.mobility[kind.index()]);
+        }
+        for kind in PieceKind::OFFICERS {
+            let name = KIND_NAMES[kind.index()];
+            visit(format!("centre.{name}"), &mut self.centre[kind.index()]);
+        }
+        visit("pawn_step".to_string(), &mut self.pawn_step);
+        for (steps, weight) in self.pawn_near.iter_mut().enumerate() {
+            visit(format!("pawn_near.{}", steps + 1), weight);
+        }
+        visit("king_danger".to_string(), &mut self.king_danger);
+    }
+}
+
+/// How many cells a piece of `kind` reaches from an average cell of an
+/// empty board (a pawn: one).
+fn average_reach(game: &Game, kind: PieceKind) -> f64 {
+    let g = &game.geometry;
+    let total: u32 = g
+        .cells()
+        .into_iter()
+        .map(|c| match kind {
+            PieceKind::Pawn => 1,
+            _ => game.empty_board_reach(kind, c).count(),
+        })
+        .sum();
+    f64::from(total) / g.cell_count().max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_weight_has_its_own_name() {
+        let weights = EvalWeights::derived(Variant::CLASSICAL.game());
+        let named = weights.named();
+        assert_eq!(named.len(), EvalWeights::COUNT);
+        let mut names: Vec<&str> = named.iter().map(|(name, _)| name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), EvalWeights::COUNT);
+    }
+
+    #[test]
+    fn text_reads_back_as_the_weights() {
+        for variant in Variant::ALL {
+            let weights = EvalWeights::of(variant);
+            assert_eq!(weights.read(&weights.text()), Ok(weights.clone()));
+            let values: Vec<i32> = (1..=EvalWeights::COUNT as i32).collect();
+            let moved = weights.with_values(&values);
+            let read: Vec<i32> = moved.named().into_iter().map(|(_, v)| v).collect();
+            assert_eq!(read, values, "{variant}");
+        }
+    }
+
+    #[test]
+    fn a_weights_text_names_known_weights_with_whole_numbers() {
+        let derived = EvalWeights::derived(Variant::CLASSICAL.game());
+        let read = derived
+            .read("# a comment\n\nmaterial.queen 950 # more\nking_danger 12\n")
+            .unwrap();
+        assert_eq!(read.material[PieceKind::Queen.index()], 950);
+        assert_eq!(read.king_danger, 12);
+        assert_eq!(read.pawn_step, derived.pawn_step, "the rest is kept");
+        assert!(derived.read("material.king 1").is_err());
+        assert!(derived.read("material.queen nine").is_err());
+        assert!(derived.read("material.queen").is_err());
+        assert!(derived.read("material.queen 1 2").is_err());
+    }
+
+    #[test]
+    fn every_shipped_weights_file_reads() {
+        for variant in Variant::ALL {
+            if let Some(text) = variant.tuned_weights() {
+                let derived = EvalWeights::derived(variant.game());
+                assert!(derived.read(text).is_ok(), "weights/{}.txt", variant.id());
+            }
+        }
+    }
+}

@@ -1,0 +1,465 @@
+//! Texel's method: fit the evaluation's weights ([`EvalWeights`]) so that
+//! a logistic of the evaluation predicts the results of the games that
+//! `triskel datagen` recorded.
+//!
+//! The evaluation is linear in its weights, so a position's score per
+//! player is the dot product of the weights with the position's features
+//! (plus a part no weight moves: Star's captured points). The features are
+//! read off the evaluation itself, not from a second one written for the
+//! tuner: the score with one weight at [`PROBE`] and the others at 0,
+//! less the score with all at 0, divided by [`PROBE`].
+//!
+//! The model: each player's predicted share of the points is the softmax
+//! of `K · score` over the players in the game (for two players, the
+//! logistic of `K` times the difference of their scores). The loss is the
+//! mean squared error against a target share: the share of the final
+//! points, or with `lambda` below 1 a blend of it with the share the
+//! search's score in the data predicts (`lambda` · result + (1 −
+//! `lambda`) · search). `K` is fitted first to the starting weights and
+//! the results alone (it turns centipawns into results), then the weights
+//! by Adam over full batches on all threads.
+
+use crate::datagen::Sample;
+use crate::game::Variant;
+use crate::position::Position;
+use crate::search::eval::{EvalTables, ReachCache, evaluate_in};
+use crate::search::weights::EvalWeights;
+use crate::types::MAX_PLAYERS;
+use arrayvec::ArrayVec;
+use rayon::prelude::*;
+
+/// The value one weight takes while its feature is read off the
+/// evaluation: large, so that the tables' integer rounding stays below a
+/// thousandth of a feature.
+pub const PROBE: i32 = 1 << 10;
+
+/// The bounds of the search for `K` (per centipawn): results that turn on
+/// a thousand pawns, and on a hundredth of one.
+const K_RANGE: (f64, f64) = (1e-5, 1.0);
+
+/// Steps of the golden-section search for `K`.
+const K_STEPS: usize = 60;
+
+/// Adam's decay rates of the gradient's mean and of its square, and the
+/// term that keeps its step finite.
+const ADAM_BETA1: f64 = 0.9;
+const ADAM_BETA2: f64 = 0.999;
+const ADAM_EPSILON: f64 = 1e-8;
+
+/// One player of a position: its features, the part of its score no weight
+/// moves, its share of the points at the game's end, and the search's
+/// score of it (as an absolute score: see [`seats`]).
+#[derive(Clone, Debug)]
+struct Seat {
+    features: [f32; EvalWeights::COUNT],
+    fixed: f32,
+    share: f32,
+    searched: f32,
+}
+
+/// What the predictions are compared with: `K`, and how much of the target
+/// is the result (the rest is the search's score).
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    /// The scale from centipawns to results.
+    pub k: f64,
+    /// The weight of the game's result in the target share, in `0..=1`.
+    pub lambda: f64,
+}
+
+impl Target {
+    /// The target shares of `seats`.
+    fn shares(&self, seats: &[Seat]) -> ArrayVec<f64, MAX_PLAYERS> {
+        let by_search = softmax(seats.iter().map(|s| self.k * f64::from(s.searched)));
+        seats
+            .iter()
+            .zip(by_search)
+            .map(|(seat, q)| self.lambda * f64::from(seat.share) + (1.0 - self.lambda) * q)
+            .collect()
+    }
+}
+
+/// The positions of the data as the tuner sees them: per position, the
+/// seats of the players in the game.
+pub struct Dataset {
+    positions: Vec<ArrayVec<Seat, MAX_PLAYERS>>,
+}
+
+/// What one fit did.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    /// The fitted weights (rounded to whole centipawns).
+    pub weights: EvalWeights,
+    /// `K` and the blend of the target the weights were fitted to.
+    pub target: Target,
+    /// The loss with the starting weights.
+    pub loss_before: f64,
+    /// The loss with the fitted weights (rounded).
+    pub loss_after: f64,
+}
+
+impl Dataset {
+    /// Reads the data's lines (comments start with `#`) of `variant` and
+    /// works out every position's features, on the current rayon pool.
+    pub fn read(variant: Variant, text: &str) -> Result<Dataset, String> {
+        let game = variant.game();
+        let zero = EvalWeights::derived(game).with_values(&[0; EvalWeights::COUNT]);
+        let fixed_tables = EvalTables::build(game, &zero);
+        let probes: Vec<EvalTables> = (0..EvalWeights::COUNT)
+            .map(|i| {
+                let mut values = [0; EvalWeights::COUNT];
+                values[i] = PROBE;
+                EvalTables::build(game, &zero.with_values(&values))
+            })
+            .collect();
+        let lines: Vec<(usize, &str)> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
+            .collect();
+        let positions = lines
+            .par_iter()
+            .map(|&(number, line)| {
+                let sample = Sample::parse(line, variant)
+                    .map_err(|why| format!("line {}: {why}", number + 1))?;
+                let pos = Position::from_fen(variant, &sample.position)
+                    .map_err(|why| format!("line {}: {why}", number + 1))?;
+                Ok(seats(&pos, &sample, &fixed_tables, &probes))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(Dataset { positions })
+    }
+
+    /// How many positions there are.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// The mean squared error of the shares predicted with `weights`
+    /// against those of `target`.
+    pub fn loss(&self, weights: &[f64], target: Target) -> f64 {
+        let total: f64 = self
+            .positions
+            .par_iter()
+            .map(|seats| {
+                let predicted = predicted_shares(seats, weights, target.k);
+                predicted
+                    .iter()
+                    .zip(target.shares(seats))
+                    .map(|(q, y)| (q - y).powi(2))
+                    .sum::<f64>()
+            })
+            .sum();
+        total / self.positions.len().max(1) as f64
+    }
+
+    /// The gradient of [`Dataset::loss`] with respect to the weights.
+    fn gradient(&self, weights: &[f64], target: Target) -> Vec<f64> {
+        let k = target.k;
+        let sum = self
+            .positions
+            .par_iter()
+            .fold(
+                || vec![0.0; EvalWeights::COUNT],
+                |mut gradient, seats| {
+                    let q = predicted_shares(seats, weights, k);
+                    let errors: ArrayVec<f64, MAX_PLAYERS> = q
+                        .iter()
+                        .zip(target.shares(seats))
+                        .map(|(q, y)| q - y)
+                        .collect();
+                    // d loss / d score_p = 2K q_p (e_p - sum_r e_r q_r)
+                    let mean_error: f64 = errors.iter().zip(&q).map(|(e, q)| e * q).sum();
+                    for ((seat, &q), e) in seats.iter().zip(&q).zip(&errors) {
+                        let by_score = 2.0 * k * q * (e - mean_error);
+                        for (g, &f) in gradient.iter_mut().zip(&seat.features) {
+                            *g += by_score * f64::from(f);
+                        }
+                    }
+                    gradient
+                },
+            )
+            .reduce(
+                || vec![0.0; EvalWeights::COUNT],
+                |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
+            );
+        let n = self.positions.len().max(1) as f64;
+        sum.into_iter().map(|g| g / n).collect()
+    }
+
+    /// The `K` that makes `weights` predict the results best (a
+    /// golden-section search over its logarithm).
+    pub fn fit_k(&self, weights: &[f64]) -> f64 {
+        let results = |k| Target { k, lambda: 1.0 };
+        let golden = (5f64.sqrt() - 1.0) / 2.0;
+        let (mut lo, mut hi) = (K_RANGE.0.ln(), K_RANGE.1.ln());
+        for _ in 0..K_STEPS {
+            let a = hi - golden * (hi - lo);
+            let b = lo + golden * (hi - lo);
+            if self.loss(weights, results(a.exp())) < self.loss(weights, results(b.exp())) {
+                hi = b;
+            } else {
+                lo = a;
+            }
+        }
+        ((lo + hi) / 2.0).exp()
+    }
+
+    /// Fits the weights from `start`: `K` first, then `epochs` steps of
+    /// Adam of size about `rate` centipawns towards the target with result
+    /// weight `lambda`; `progress` hears of the epoch and the loss every
+    /// so often.
+    pub fn fit(
+        &self,
+        start: &EvalWeights,
+        lambda: f64,
+        (epochs, rate): (usize, f64),
+        progress: &mut dyn FnMut(usize, f64),
+    ) -> Fit {
+        let mut weights: Vec<f64> = start
+            .named()
+            .into_iter()
+            .map(|(_, v)| f64::from(v))
+            .collect();
+        let target = Target {
+            k: self.fit_k(&weights),
+            lambda,
+        };
+        let loss_before = self.loss(&weights, target);
+        let mut mean = vec![0.0; weights.len()];
+        let mut square = vec![0.0; weights.len()];
+        let report_every = (epochs / 20).max(1);
+        for epoch in 1..=epochs {
+            let gradient = self.gradient(&weights, target);
+            let t = epoch as i32;
+            for i in 0..weights.len() {
+                mean[i] = ADAM_BETA1 * mean[i] + (1.0 - ADAM_BETA1) * gradient[i];
+                square[i] = ADAM_BETA2 * square[i] + (1.0 - ADAM_BETA2) * gradient[i].powi(2);
+                let mean_hat = mean[i] / (1.0 - ADAM_BETA1.powi(t));
+                let square_hat = square[i] / (1.0 - ADAM_BETA2.powi(t));
+                weights[i] -= rate * mean_hat / (square_hat.sqrt() + ADAM_EPSILON);
+            }
+            if epoch % report_every == 0 || epoch == epochs {
+                progress(epoch, self.loss(&weights, target));
+            }
+        }
+        let rounded: Vec<i32> = weights.iter().map(|w| w.round() as i32).collect();
+        let loss_after = self.loss(
+            &rounded.iter().map(|&w| f64::from(w)).collect::<Vec<_>>(),
+            target,
+        );
+        Fit {
+            weights: start.with_values(&rounded),
+            target,
+            loss_before,
+            loss_after,
+        }
+    }
+}
+
+/// The seats of the players in the game in `pos`, the position of
+/// `sample`: features read off the evaluation with the `probes` tables
+/// (one weight at [`PROBE`] each), the fixed part with `fixed_tables` (all
+/// weights 0), shares of the points among these players, and the search's
+/// score. That score is each player's against the others' average `a`;
+/// with `n` players an absolute score `s` gives `a = (n s − S) / (n − 1)`
+/// (`S` the sum of all), so `s` is `a (n − 1) / n` up to a constant that
+/// the softmax does not see.
+fn seats(
+    pos: &Position,
+    sample: &Sample,
+    fixed_tables: &EvalTables,
+    probes: &[EvalTables],
+) -> ArrayVec<Seat, MAX_PLAYERS> {
+    let in_game = pos.state().in_game;
+    let fixed = evaluate_in(fixed_tables, pos, &mut ReachCache::default());
+    let probed: Vec<[i32; MAX_PLAYERS]> = probes
+        .iter()
+        .map(|t| evaluate_in(t, pos, &mut ReachCache::default()))
+        .collect();
+    let points = &sample.points;
+    let total: f64 = in_game.iter().map(|p| points[p.index()]).sum();
+    let players = in_game.count() as f64;
+    let absolute = (players - 1.0) / players;
+    in_game
+        .iter()
+        .map(|p| {
+            let p = p.index();
+            let mut features = [0.0; EvalWeights::COUNT];
+            for (feature, scores) in features.iter_mut().zip(&probed) {
+                *feature = (scores[p] - fixed[p]) as f32 / PROBE as f32;
+            }
+            let share = if total > 0.0 {
+                points[p] / total
+            } else {
+                1.0 / players
+            };
+            Seat {
+                features,
+                fixed: fixed[p] as f32,
+                share: share as f32,
+                searched: (f64::from(sample.scores[p].1) * absolute) as f32,
+            }
+        })
+        .collect()
+}
+
+/// Each seat's predicted share: the softmax of `k` times its score.
+fn predicted_shares(seats: &[Seat], weights: &[f64], k: f64) -> ArrayVec<f64, MAX_PLAYERS> {
+    let scores = seats.iter().map(|seat| {
+        let dot: f64 = seat
+            .features
+            .iter()
+            .zip(weights)
+            .map(|(&f, w)| f64::from(f) * w)
+            .sum();
+        k * (dot + f64::from(seat.fixed))
+    });
+    softmax(scores)
+}
+
+/// The softmax of `values` (at most one per player).
+fn softmax(values: impl IntoIterator<Item = f64>) -> ArrayVec<f64, MAX_PLAYERS> {
+    let values: ArrayVec<f64, MAX_PLAYERS> = values.into_iter().collect();
+    let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let exps: ArrayVec<f64, MAX_PLAYERS> = values.iter().map(|v| (v - top).exp()).collect();
+    let sum: f64 = exps.iter().sum();
+    exps.iter().map(|e| e / sum).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::walk::play_capturing_first;
+    use crate::search::eval::evaluate;
+
+    /// Data lines of positions from a game of `variant` that `points` ended.
+    fn data(variant: Variant, points: &[f64]) -> String {
+        let mut lines = Vec::new();
+        play_capturing_first(variant, 40, 3, |pos, _| {
+            if !pos.in_check() {
+                let sample = Sample {
+                    position: pos.fen(),
+                    scores: (0..variant.game().players)
+                        .map(|p| (variant.game().letters[p], 37 * p as i32 - 20))
+                        .collect(),
+                    points: points.to_vec(),
+                };
+                lines.push(sample.line());
+            }
+        });
+        lines.join("\n")
+    }
+
+    #[test]
+    fn features_give_back_the_evaluation() {
+        for variant in Variant::ALL {
+            let points = vec![1.0; variant.game().players];
+            let text = data(variant, &points);
+            let dataset = Dataset::read(variant, &text).unwrap();
+            assert!(!dataset.is_empty(), "{variant}");
+            let weights: Vec<f64> = EvalWeights::of(variant)
+                .named()
+                .into_iter()
+                .map(|(_, v)| f64::from(v))
+                .collect();
+            let lines = text.lines().filter(|l| !l.is_empty());
+            for (line, seats) in lines.zip(&dataset.positions) {
+                let sample = Sample::parse(line, variant).unwrap();
+                let pos = Position::from_fen(variant, &sample.position).unwrap();
+                let scores = evaluate(&pos);
+                for (p, seat) in pos.state().in_game.iter().zip(seats) {
+                    let dot: f64 = seat
+                        .features
+                        .iter()
+                        .zip(&weights)
+                        .map(|(&f, w)| f64::from(f) * w)
+                        .sum::<f64>()
+                        + f64::from(seat.fixed);
+                    // The centre bonus is rounded per piece in the tables.
+                    let pieces = pos.pieces_of(p).count() as f64;
+                    assert!(
+                        (dot - f64::from(scores[p.index()])).abs() <= pieces,
+                        "{variant}, player {p:?}: {dot} from the features, {} evaluated: {line}",
+                        scores[p.index()]
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shares_split_the_points_of_the_players_in_the_game() {
+        let text = data(Variant::Dreierschach, &[3.0, 1.0, 0.0]);
+        let dataset = Dataset::read(Variant::Dreierschach, &text).unwrap();
+        let shares: Vec<f32> = dataset.positions[0].iter().map(|s| s.share).collect();
+        assert_eq!(shares, [0.75, 0.25, 0.0]);
+    }
+
+    #[test]
+    fn the_search_part_of_the_target_is_the_logistic_of_the_search_score() {
+        let sample = Sample {
+            position: Position::start(Variant::Chess).fen(),
+            scores: vec![('w', 100), ('b', -100)],
+            points: vec![0.0, 1.0],
+        };
+        let dataset = Dataset::read(Variant::Chess, &sample.line()).unwrap();
+        let k = 0.01;
+        let search = Target { k, lambda: 0.0 }.shares(&dataset.positions[0]);
+        let logistic = 1.0 / (1.0 + (-k * 100.0).exp());
+        assert!((search[0] - logistic).abs() < 1e-9, "{search:?}");
+        let blend = Target { k, lambda: 0.25 }.shares(&dataset.positions[0]);
+        assert!((blend[1] - (0.25 + 0.75 * (1.0 - logistic))).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_fit_lowers_the_loss_on_data_that_favours_a_weight() {
+        // White wins every game: the material it is ahead in should count more.
+        let text = data(Variant::Chess, &[1.0, 0.0]);
+        let dataset = Dataset::read(Variant::Chess, &text).unwrap();
+        let start = EvalWeights::of(Variant::Chess);
+        let fit = dataset.fit(&start, 1.0, (200, 2.0), &mut |_, _| {});
+        let k = fit.target.k;
+        assert!(k > K_RANGE.0 && k < K_RANGE.1, "K {k}");
+        assert!(
+            fit.loss_after < fit.loss_before,
+            "{} -> {}",
+            fit.loss_before,
+            fit.loss_after
+        );
+    }
+
+    #[test]
+    fn the_gradient_is_the_slope_of_the_loss() {
+        let text = data(Variant::Trichess, &[1.0, 0.5, 0.0]);
+        let dataset = Dataset::read(Variant::Trichess, &text).unwrap();
+        let weights: Vec<f64> = EvalWeights::of(Variant::Trichess)
+            .named()
+            .into_iter()
+            .map(|(_, v)| f64::from(v))
+            .collect();
+        let target = Target {
+            k: 0.004,
+            lambda: 0.5,
+        };
+        let gradient = dataset.gradient(&weights, target);
+        let step = 1e-3;
+        for i in 0..weights.len() {
+            let mut up = weights.clone();
+            up[i] += step;
+            let mut down = weights.clone();
+            down[i] -= step;
+            let slope = (dataset.loss(&up, target) - dataset.loss(&down, target)) / (2.0 * step);
+            assert!(
+                (slope - gradient[i]).abs() <= 1e-6 + 1e-3 * slope.abs(),
+                "weight {i}: slope {slope}, gradient {}",
+                gradient[i]
+            );
+        }
+    }
+}
