@@ -30,8 +30,8 @@ impl Variant {
             Variant::Chess => chess::build(),
             Variant::Dreierschach => dreierschach::build(),
             Variant::Hexenschach => hexenschach::build(),
-            Variant::Pyramid => pyramid::build(false),
-            Variant::PyramidEp => pyramid::build(true),
+            Variant::Pyramid => pyramid::build(EnPassantRule::None),
+            Variant::PyramidEp => pyramid::build(EnPassantRule::NextMoveOnly),
             Variant::Trichess => trichess::build(),
             Variant::Star => star::build(),
         })

@@ -31,8 +31,9 @@ pub const BENCH: GameBench = GameBench {
     ],
 };
 
-/// Builds the game's tables; `en_passant` chooses `pyramid-ep`.
-pub fn build(en_passant: bool) -> Game {
+/// Builds the game's tables: `pyramid` without en passant, `pyramid-ep`
+/// with the rule `en_passant`.
+pub fn build(en_passant: EnPassantRule) -> Game {
     let board = PyramidBoard::new();
     let geometry = Geometry::build(board.shape());
     let last = SIDE - 1;
@@ -118,10 +119,10 @@ pub fn build(en_passant: bool) -> Game {
                 .collect()
         })
         .collect();
-    let (variant, rule) = if en_passant {
-        (Variant::PyramidEp, EnPassantRule::NextMoveOnly)
-    } else {
-        (Variant::Pyramid, EnPassantRule::None)
+    let (variant, bench) = match en_passant {
+        EnPassantRule::None => (Variant::Pyramid, BENCH),
+        // One bench for the board: pyramid-ep adds only en passant.
+        _ => (Variant::PyramidEp, GameBench::default()),
     };
     Game::new(GameSpec {
         variant,
@@ -131,19 +132,14 @@ pub fn build(en_passant: bool) -> Game {
         king_classes: &SliderClass::BOTH,
         pawns,
         castlings,
-        en_passant: rule,
+        en_passant,
         start: START.to_string(),
         rows,
         facts: RuleFacts {
             text_layout: TextLayout::Levels,
             ..RuleFacts::default()
         },
-        // One bench for the board: pyramid-ep adds only en passant.
-        bench: if en_passant {
-            GameBench::default()
-        } else {
-            BENCH
-        },
+        bench,
     })
 }
 
