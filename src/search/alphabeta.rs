@@ -18,6 +18,7 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, Undo};
 use crate::rules::{self, EndReason, Outcome};
 use crate::types::{MAX_PLAYERS, Piece, PieceKind, Player};
+use std::sync::LazyLock;
 use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Duration;
 
@@ -35,10 +36,19 @@ const REVERSE_FUTILITY_DEPTH: i32 = 6;
 /// exceed beta for reverse futility pruning.
 const REVERSE_FUTILITY_MARGIN: i32 = 80;
 /// Least depth and move index at which a quiet move is searched less deep
-/// at first (a late-move reduction of one ply).
+/// at first (a late-move reduction).
 const LMR_DEPTH: i32 = 3;
 const LMR_INDEX: usize = 3;
-/// From this move index on, a late quiet move is reduced one ply more.
+/// Late-move reductions in two-sided positions grow with the logarithms
+/// of the depth and of the move's index: `LMR_BASE + ln d · ln i /
+/// LMR_DIVISOR` plies, one less in PV nodes.
+const LMR_BASE: f64 = 0.75;
+const LMR_DIVISOR: f64 = 2.25;
+/// Depths and move indices the reduction table covers (larger ones use its
+/// last row and column).
+const LMR_TABLE_SIZE: usize = 64;
+/// In three-player positions a late quiet move is reduced one ply, and one
+/// more from this index on.
 const LMR_SECOND_PLY_INDEX: usize = 8;
 /// First aspiration window half-width.
 const ASPIRATION: i32 = 30;
@@ -61,6 +71,33 @@ const ROOT_SALT: [u64; MAX_PLAYERS] = [
     0x85EB_CA77_C2B2_AE63,
     0xFF51_AFD7_ED55_8CCD,
 ];
+
+/// The late-move reductions of two-sided positions by depth and move
+/// index, in plies.
+static LMR_TABLE: LazyLock<[[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = LazyLock::new(|| {
+    let mut table = [[0; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (index, reduction) in row.iter_mut().enumerate().skip(1) {
+            let plies = LMR_BASE + (depth as f64).ln() * (index as f64).ln() / LMR_DIVISOR;
+            *reduction = plies as u8;
+        }
+    }
+    table
+});
+
+/// How many plies a late quiet move, number `index` of a node searched to
+/// `depth`, is searched less deep at first: from the logarithmic table
+/// when two sides are left (one less in PV nodes, and at least one ply of
+/// search left), else one or two plies.
+fn late_move_reduction(depth: i32, index: usize, pv_node: bool, two_sides: bool) -> i32 {
+    if two_sides {
+        let row = (depth as usize).min(LMR_TABLE_SIZE - 1);
+        let column = index.min(LMR_TABLE_SIZE - 1);
+        (i32::from(LMR_TABLE[row][column]) - i32::from(pv_node)).clamp(0, depth - 2)
+    } else {
+        1 + i32::from(index >= LMR_SECOND_PLY_INDEX)
+    }
+}
 
 /// A root move with its latest score and line.
 #[derive(Clone, Debug)]
@@ -1006,6 +1043,7 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let tactical = Ordering::is_tactical(&self.pos, m);
         let side = self.side();
+        let two_sides = self.pos.state().in_game.count() == 2;
         let undo = self.play(m);
         let value = if index == 0 {
             self.child(side, depth - 1, ply + 1, alpha, beta)
@@ -1016,7 +1054,7 @@ impl<'a> Worker<'a> {
                 && !in_check
                 && !self.pos.in_check();
             let reduction = if quiet_late {
-                1 + i32::from(index >= LMR_SECOND_PLY_INDEX)
+                late_move_reduction(depth, index, beta - alpha > 1, two_sides)
             } else {
                 0
             };
@@ -1150,5 +1188,38 @@ pub(super) fn from_table(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn late_move_reductions_grow_with_depth_and_index_and_leave_a_ply() {
+        for pv_node in [false, true] {
+            for depth in LMR_DEPTH..80 {
+                let mut last = 0;
+                for index in LMR_INDEX..200 {
+                    let r = late_move_reduction(depth, index, pv_node, true);
+                    assert!(r >= last, "depth {depth}, index {index}: {r} after {last}");
+                    assert!(depth - 1 - r >= 1, "depth {depth}, index {index}: {r}");
+                    let deeper = late_move_reduction(depth + 1, index, pv_node, true);
+                    assert!(deeper >= r, "depth {depth}, index {index}");
+                    last = r;
+                }
+            }
+        }
+        // PV nodes are reduced a ply less, where there is a ply to give.
+        assert_eq!(
+            late_move_reduction(20, 30, true, true) + 1,
+            late_move_reduction(20, 30, false, true)
+        );
+        // Three sides: one ply, two from LMR_SECOND_PLY_INDEX on.
+        assert_eq!(late_move_reduction(10, LMR_INDEX, false, false), 1);
+        assert_eq!(
+            late_move_reduction(10, LMR_SECOND_PLY_INDEX, true, false),
+            2
+        );
     }
 }
