@@ -221,21 +221,22 @@ impl TuneArgs {
     /// `triskel tune`.
     fn run(self) -> Result<(), String> {
         let variant = playable_variant(&self.variant)?;
-        let mut text = String::new();
+        let pool = thread_pool(self.threads)?;
+        let started = Instant::now();
+        let mut dataset = Dataset::default();
         // The commands that made the data, so that the weights say how to redo them.
         let mut made_by = String::new();
         for path in &self.data {
-            let read = std::fs::read_to_string(path)
-                .map_err(|why| format!("--data {}: {why}", path.display()))?;
-            if let Some(command) = read.lines().next().filter(|l| l.starts_with("# triskel ")) {
+            let failed = |why: String| format!("--data {}: {why}", path.display());
+            let text = std::fs::read_to_string(path).map_err(|why| failed(why.to_string()))?;
+            if let Some(command) = text.lines().next().filter(|l| l.starts_with("# triskel ")) {
                 made_by.push_str(&format!("{command} > {}\n", path.display()));
             }
-            text.push_str(&read);
-            text.push('\n');
+            let read = pool
+                .install(|| Dataset::read(variant, &text))
+                .map_err(failed)?;
+            dataset.extend(read);
         }
-        let pool = thread_pool(self.threads)?;
-        let started = Instant::now();
-        let dataset = pool.install(|| Dataset::read(variant, &text))?;
         if dataset.is_empty() {
             return Err("the data holds no positions".to_string());
         }

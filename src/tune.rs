@@ -81,6 +81,7 @@ impl Target {
 
 /// The positions of the data as the tuner sees them: per position, the
 /// seats of the players in the game.
+#[derive(Default)]
 pub struct Dataset {
     positions: Vec<ArrayVec<Seat, MAX_PLAYERS>>,
 }
@@ -128,6 +129,11 @@ impl Dataset {
             })
             .collect::<Result<Vec<_>, String>>()?;
         Ok(Dataset { positions })
+    }
+
+    /// Adds the positions of `other` (of the same game).
+    pub fn extend(&mut self, other: Dataset) {
+        self.positions.extend(other.positions);
     }
 
     /// How many positions there are.

@@ -395,6 +395,11 @@ fn tune_errors_are_clear_and_fail() {
             "/no/such.data",
         ),
         (&["tune", "--data", bad_path], FAILURE, "line 2"),
+        (
+            &["tune", "--data", empty_path, bad_path],
+            FAILURE,
+            "bad.data: line 2",
+        ),
         (&["tune", "--data", empty_path], FAILURE, "no positions"),
         (
             &["tune", "--data", bad_path, "--epochs", "0"],
