@@ -342,7 +342,6 @@ fn softmax(values: impl IntoIterator<Item = f64>) -> ArrayVec<f64, MAX_PLAYERS> 
 mod tests {
     use super::*;
     use crate::position::walk::play_capturing_first;
-    use crate::search::eval::evaluate;
 
     /// Data lines of positions from a game of `variant` that `points` ended.
     fn data(variant: Variant, points: &[f64]) -> String {
@@ -369,31 +368,40 @@ mod tests {
             let text = data(variant, &points);
             let dataset = Dataset::read(variant, &text).unwrap();
             assert!(!dataset.is_empty(), "{variant}");
-            let weights: Vec<f64> = EvalWeights::of(variant)
-                .named()
-                .into_iter()
-                .map(|(_, v)| f64::from(v))
-                .collect();
-            let lines = text.lines().filter(|l| !l.is_empty());
-            for (line, seats) in lines.zip(&dataset.positions) {
-                let sample = Sample::parse(line, variant).unwrap();
-                let pos = Position::from_fen(variant, &sample.position).unwrap();
-                let scores = evaluate(&pos);
-                for (p, seat) in pos.state().in_game.iter().zip(seats) {
-                    let dot: f64 = seat
-                        .features
-                        .iter()
-                        .zip(&weights)
-                        .map(|(&f, w)| f64::from(f) * w)
-                        .sum::<f64>()
-                        + f64::from(seat.fixed);
-                    // The centre bonus is rounded per piece in the tables.
-                    let pieces = pos.pieces_of(p).count() as f64;
-                    assert!(
-                        (dot - f64::from(scores[p.index()])).abs() <= pieces,
-                        "{variant}, player {p:?}: {dot} from the features, {} evaluated: {line}",
-                        scores[p.index()]
-                    );
+            // The game's own weights, and the same with passed pawns scored.
+            let own = EvalWeights::of(variant);
+            let passed = EvalWeights {
+                passed: [50, 40, 30, 20],
+                ..own.clone()
+            };
+            for weights in [own, passed] {
+                let tables = EvalTables::build(variant.game(), &weights);
+                let values: Vec<f64> = weights
+                    .named()
+                    .into_iter()
+                    .map(|(_, v)| f64::from(v))
+                    .collect();
+                let lines = text.lines().filter(|l| !l.is_empty());
+                for (line, seats) in lines.zip(&dataset.positions) {
+                    let sample = Sample::parse(line, variant).unwrap();
+                    let pos = Position::from_fen(variant, &sample.position).unwrap();
+                    let scores = evaluate_in(&tables, &pos, &mut ReachCache::default());
+                    for (p, seat) in pos.state().in_game.iter().zip(seats) {
+                        let dot: f64 = seat
+                            .features
+                            .iter()
+                            .zip(&values)
+                            .map(|(&f, w)| f64::from(f) * w)
+                            .sum::<f64>()
+                            + f64::from(seat.fixed);
+                        // The centre bonus is rounded per piece in the tables.
+                        let pieces = pos.pieces_of(p).count() as f64;
+                        let score = f64::from(scores[p.index()]);
+                        assert!(
+                            (dot - score).abs() <= pieces,
+                            "{variant}, player {p:?}: {dot} from the features, {score} evaluated: {line}",
+                        );
+                    }
                 }
             }
         }

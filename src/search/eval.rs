@@ -1,8 +1,8 @@
 //! The static evaluation: a score per player, from tables computed once per
 //! game out of its geometry and its weights ([`super::weights`]: tuned, or
 //! derived from the board): material, mobility, centralisation, pawn
-//! progress towards the pawn's promotion cells, and danger around the
-//! king. Star adds the material each player has captured, which counts for
+//! progress towards the pawn's promotion cells, passed pawns, and danger
+//! around the king. Star adds the material each player has captured, which counts for
 //! its final points. The score is linear in the weights, which is what
 //! the tuner ([`crate::tune`]) relies on.
 
@@ -26,6 +26,13 @@ pub struct EvalTables {
     mobility: [i32; PieceKind::COUNT],
     /// Penalty per attack of an enemy officer on a cell next to the king.
     king_danger: i32,
+    /// Whether a passed pawn gets a bonus (else the pawns are not looked at).
+    scores_passed_pawns: bool,
+    /// The bonus of a passed pawn, by army and cell.
+    passed_bonus: [PerCell<i32>; MAX_PLAYERS],
+    /// The cells where another army's pawn stops a pawn from being passed,
+    /// by army and cell.
+    passed_guards: [PerCell<Bitboard>; MAX_PLAYERS],
     /// [`EvalTables::piece_square`] by [`Piece::index`] and cell.
     piece_squares: Box<[[i32; MAX_CELLS]; Piece::SLOTS]>,
     /// [`EvalTables::quiet_gain_bound`] by [`Piece::index`] and cell.
@@ -68,8 +75,10 @@ impl EvalTables {
                 weights.centre[k.index()] * (reach_count[c.index()] - lo) as i32 / span
             })
         });
+        let distances: [Vec<Option<usize>>; MAX_PLAYERS] =
+            std::array::from_fn(|a| promotion_distances(game, Army::new(a)));
         let pawn_progress: [PerCell<i32>; MAX_PLAYERS] =
-            std::array::from_fn(|a| pawn_progress(game, weights, Army::new(a)));
+            std::array::from_fn(|a| pawn_progress(game, weights, &distances[a]));
         let king_zone = per_cell(n, |c| game.king_steps(c).with(c));
         let mut piece_squares = Box::new([[0; MAX_CELLS]; Piece::SLOTS]);
         for army in (0..MAX_PLAYERS).map(Army::new) {
@@ -90,6 +99,9 @@ impl EvalTables {
             values,
             mobility: weights.mobility,
             king_danger: weights.king_danger,
+            scores_passed_pawns: weights.passed.iter().any(|&w| w != 0),
+            passed_bonus: std::array::from_fn(|a| passed_bonus(game, weights, &distances[a])),
+            passed_guards: std::array::from_fn(|a| passed_guards(game, Army::new(a))),
             piece_squares,
             quiet_gain_bounds,
             king_zone,
@@ -145,46 +157,47 @@ fn neighbourhood(game: &Game, cell: Cell, radius: usize) -> Bitboard {
     seen
 }
 
-/// Bonus of an `army` pawn on each cell for its progress: steps made
-/// towards the nearest promotion cell (over the pawn's own moves), more when
-/// it is close. Cells from which it can never promote get nothing.
-fn pawn_progress(game: &Game, weights: &EvalWeights, army: Army) -> PerCell<i32> {
+/// Each cell's distance in `army` pawn moves to the nearest promotion
+/// cell (`None` where the pawn can never promote, or the army does not
+/// play): the pawn's moves walked backwards from the promotion cells.
+fn promotion_distances(game: &Game, army: Army) -> Vec<Option<usize>> {
     let n = game.geometry.cell_count();
+    let mut distance = vec![None; n];
     if army.index() >= game.players {
-        return per_cell(n, |_| 0);
+        return distance;
     }
     let tables = &game.pawns[army.index()];
-    // Distances to promotion: walk the pawn's moves backwards from the promotion cells.
-    let mut distance = vec![usize::MAX; n];
     let mut frontier: Vec<Cell> = tables.promotion.into_iter().collect();
     for &c in &frontier {
-        distance[c.index()] = 0;
+        distance[c.index()] = Some(0);
     }
     let mut d = 0;
     while !frontier.is_empty() {
         d += 1;
         let mut next = Vec::new();
         for from in game.geometry.cells() {
-            if distance[from.index()] != usize::MAX {
+            if distance[from.index()].is_some() {
                 continue;
             }
             let moves = tables.at(from).single | tables.at(from).captures;
             if frontier.iter().any(|&t| moves.has(t)) {
-                distance[from.index()] = d;
+                distance[from.index()] = Some(d);
                 next.push(from);
             }
         }
         frontier = next;
     }
-    let longest = distance
-        .iter()
-        .copied()
-        .filter(|&x| x != usize::MAX)
-        .max()
-        .unwrap_or(0);
-    per_cell(n, |c| match distance[c.index()] {
-        usize::MAX => 0,
-        d => {
+    distance
+}
+
+/// Bonus of a pawn on each cell for its progress, from its `distances` to
+/// promotion: steps made towards the nearest promotion cell, more when it
+/// is close. Cells from which it can never promote get nothing.
+fn pawn_progress(game: &Game, weights: &EvalWeights, distances: &[Option<usize>]) -> PerCell<i32> {
+    let longest = distances.iter().flatten().copied().max().unwrap_or(0);
+    per_cell(game.geometry.cell_count(), |c| match distances[c.index()] {
+        None => 0,
+        Some(d) => {
             let near = weights
                 .pawn_near
                 .get(d.saturating_sub(1))
@@ -192,6 +205,46 @@ fn pawn_progress(game: &Game, weights: &EvalWeights, army: Army) -> PerCell<i32>
                 .unwrap_or(0);
             weights.pawn_step * (longest - d) as i32 + near
         }
+    })
+}
+
+/// Bonus of a passed pawn on each cell, from its `distances` to promotion
+/// (nothing where it can never promote).
+fn passed_bonus(game: &Game, weights: &EvalWeights, distances: &[Option<usize>]) -> PerCell<i32> {
+    per_cell(game.geometry.cell_count(), |c| {
+        distances[c.index()].map_or(0, |d| {
+            weights.passed[d.saturating_sub(1).min(weights::PASSED_STEPS - 1)]
+        })
+    })
+}
+
+/// Per cell, the cells where a pawn of another army stops an `army` pawn
+/// there from being passed: those on its way (every cell its single steps
+/// reach, over all branches), and those from which another army's pawn
+/// captures onto its way.
+fn passed_guards(game: &Game, army: Army) -> PerCell<Bitboard> {
+    let n = game.geometry.cell_count();
+    if army.index() >= game.players {
+        return per_cell(n, |_| Bitboard::EMPTY);
+    }
+    let own = &game.pawns[army.index()];
+    per_cell(n, |from| {
+        let mut way = Bitboard::EMPTY;
+        let mut frontier = own.at(from).single;
+        while (frontier & !way).nonempty() {
+            let fresh = frontier & !way;
+            way |= fresh;
+            frontier = fresh
+                .into_iter()
+                .fold(Bitboard::EMPTY, |acc, c| acc | own.at(c).single);
+        }
+        let mut guards = way;
+        for other in (0..game.players).filter(|&a| a != army.index()) {
+            for c in way {
+                guards |= game.pawns[other].at(c).captured_from;
+            }
+        }
+        guards
     })
 }
 
@@ -374,7 +427,8 @@ impl Default for ReachCache {
 
 impl ReachCache {
     /// The expensive part of the evaluation, per player: mobility of the
-    /// pieces, minus the attacks of enemy pieces on the cells around its king.
+    /// pieces, minus the attacks of enemy pieces on the cells around its
+    /// king, plus its passed pawns.
     pub fn activity(&mut self, pos: &Position) -> [i32; MAX_PLAYERS] {
         self.activity_in(EvalTables::of(pos.variant()), pos)
     }
@@ -448,6 +502,22 @@ impl ReachCache {
             score[p] += mobility;
             score[a] -= t.king_danger * attacks_a;
             score[b] -= t.king_danger * attacks_b;
+        }
+        if t.scores_passed_pawns {
+            let pawns = pos.kind(PieceKind::Pawn);
+            for p in players.iter() {
+                let p = p.index();
+                let others = pawns & !own[p];
+                for cell in pawns & own[p] {
+                    let Some(pawn) = pos.piece_at(cell) else {
+                        continue;
+                    };
+                    let army = pawn.army().index();
+                    if (t.passed_guards[army][cell.slot()] & others).is_empty() {
+                        score[p] += t.passed_bonus[army][cell.slot()];
+                    }
+                }
+            }
         }
         score
     }
@@ -686,6 +756,53 @@ mod tests {
                     );
                 }
             });
+        }
+    }
+
+    #[test]
+    fn passed_pawns_get_their_bonus_by_distance_to_promotion() {
+        let zero =
+            EvalWeights::derived(Variant::Chess.game()).with_values(&[0; EvalWeights::COUNT]);
+        let weights = EvalWeights {
+            passed: [10, 20, 30, 40],
+            ..zero
+        };
+        let t = EvalTables::build(Variant::Chess.game(), &weights);
+        let passed = |fen: &str| {
+            let pos = Position::from_fen(Variant::Chess, fen).unwrap();
+            let scores = evaluate_in(&t, &pos, &mut ReachCache::default());
+            (scores[0], scores[1])
+        };
+        // Alone: by distance, 4 or more steps alike.
+        assert_eq!(passed("4k3/4P3/8/8/8/8/8/4K3 w - - 0 1"), (10, 0));
+        assert_eq!(passed("4k3/8/4P3/8/8/8/8/4K3 w - - 0 1"), (20, 0));
+        assert_eq!(passed("4k3/8/8/4P3/8/8/8/4K3 w - - 0 1"), (30, 0));
+        assert_eq!(passed("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"), (40, 0));
+        // A pawn that captures onto the other's way stops both.
+        assert_eq!(passed("4k3/3p4/8/4P3/8/8/8/4K3 w - - 0 1"), (0, 0));
+        // One in front on the same file stops both.
+        assert_eq!(passed("4k3/4p3/8/4P3/8/8/8/4K3 w - - 0 1"), (0, 0));
+        // Pawns past each other: both passed.
+        assert_eq!(passed("4k3/8/8/4P3/3p4/8/8/4K3 w - - 0 1"), (30, 30));
+        // A pawn two files away stops nothing.
+        assert_eq!(passed("4k3/2p5/8/4P3/8/8/8/4K3 w - - 0 1"), (30, 40));
+    }
+
+    #[test]
+    fn no_pawn_is_passed_at_the_start() {
+        for v in Variant::ALL {
+            let game = v.game();
+            let zero = EvalWeights::derived(game).with_values(&[0; EvalWeights::COUNT]);
+            let t = EvalTables::build(
+                game,
+                &EvalWeights {
+                    passed: [1; weights::PASSED_STEPS],
+                    ..zero
+                },
+            );
+            let start = Position::start(v);
+            let scores = evaluate_in(&t, &start, &mut ReachCache::default());
+            assert_eq!(scores, [0; MAX_PLAYERS], "{v}: every pawn faces another");
         }
     }
 

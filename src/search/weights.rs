@@ -12,6 +12,7 @@
 //! material.pawn 100
 //! mobility.knight 4
 //! king_danger 9
+//! passed.2 40
 //! ```
 
 use crate::game::{Game, Variant};
@@ -43,6 +44,14 @@ const PAWN_NEAR: [i32; PAWN_NEAR_STEPS] = [120, 60, 25];
 /// Derived penalty per attack of an enemy piece on a cell next to the king.
 const KING_DANGER: i32 = 9;
 
+/// How many distances to promotion a passed pawn's bonus tells apart: 1,
+/// 2, 3 steps, and 4 or more.
+pub const PASSED_STEPS: usize = 4;
+
+/// Derived bonus of a passed pawn by its distance to promotion: none yet
+/// (the term is there for the tuner to weigh).
+const PASSED: [i32; PASSED_STEPS] = [0; PASSED_STEPS];
+
 /// The names of the kinds in weight names.
 const KIND_NAMES: [&str; PieceKind::COUNT] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 
@@ -72,6 +81,9 @@ pub struct EvalWeights {
     pub pawn_near: [i32; PAWN_NEAR_STEPS],
     /// Penalty per attack of an enemy officer on a cell next to the king.
     pub king_danger: i32,
+    /// Bonus of a passed pawn (one no enemy pawn can stop or capture on
+    /// its way) 1, 2, 3, and 4 or more steps from promotion.
+    pub passed: [i32; PASSED_STEPS],
 }
 
 impl EvalWeights {
@@ -108,12 +120,17 @@ impl EvalWeights {
             pawn_step: PAWN_STEP,
             pawn_near: PAWN_NEAR,
             king_danger: KING_DANGER,
+            passed: PASSED,
         }
     }
 
     /// How many weights there are.
-    pub const COUNT: usize =
-        MATERIAL_KINDS.len() + 2 * PieceKind::OFFICERS.len() + 1 + PAWN_NEAR_STEPS + 1;
+    pub const COUNT: usize = MATERIAL_KINDS.len()
+        + 2 * PieceKind::OFFICERS.len()
+        + 1
+        + PAWN_NEAR_STEPS
+        + 1
+        + PASSED_STEPS;
 
     /// Every weight with its name, in a fixed order (the tuner's vector).
     pub fn named(&self) -> Vec<(String, i32)> {
@@ -195,6 +212,9 @@ impl EvalWeights {
             visit(format!("pawn_near.{}", steps + 1), weight);
         }
         visit("king_danger".to_string(), &mut self.king_danger);
+        for (steps, weight) in self.passed.iter_mut().enumerate() {
+            visit(format!("passed.{}", steps + 1), weight);
+        }
     }
 }
 
