@@ -41,7 +41,7 @@ use triskel::tournament::{
     MAX_OPENING_PLIES, MatchSettings, run_match, unique_names,
 };
 use triskel::tournament::{interrupt, interrupted};
-use triskel::tune::Dataset;
+use triskel::tune::{Dataset, FitPlan};
 use triskel::variants::Variant;
 
 /// The value parser of `--threads`: from 1 to what `Threads` allows.
@@ -182,6 +182,10 @@ struct TuneArgs {
     /// About how far one step moves a weight, in centipawns.
     #[arg(long, default_value_t = 1.0, value_parser = tune_rate)]
     rate: f64,
+    /// Fit only these weights (names, or groups such as `material` or
+    /// `passed`); the others keep their starting values [default: all].
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
     /// Start from the weights of this file [default: the game's own].
     #[arg(long)]
     weights: Option<PathBuf>,
@@ -221,6 +225,12 @@ impl TuneArgs {
     /// `triskel tune`.
     fn run(self) -> Result<(), String> {
         let variant = playable_variant(&self.variant)?;
+        let mut plan = FitPlan::new(self.lambda, self.epochs, self.rate);
+        if !self.only.is_empty() {
+            plan = plan
+                .only(&self.only)
+                .map_err(|why| format!("--only {why}"))?;
+        }
         let pool = thread_pool(self.threads)?;
         let started = Instant::now();
         let mut dataset = Dataset::default();
@@ -254,29 +264,29 @@ impl TuneArgs {
                 .map_err(|why| format!("--weights {}: {why}", path.display()))?;
         }
         let fit = pool.install(|| {
-            dataset.fit(
-                &start,
-                self.lambda,
-                (self.epochs, self.rate),
-                &mut |epoch, loss| {
-                    eprint!(
-                        "\rtune {variant}: epoch {epoch}/{}, loss {loss:.6}, {} s ",
-                        self.epochs,
-                        started.elapsed().as_secs()
-                    );
-                },
-            )
+            dataset.fit(&start, &plan, &mut |epoch, loss| {
+                eprint!(
+                    "\rtune {variant}: epoch {epoch}/{}, loss {loss:.6}, {} s ",
+                    self.epochs,
+                    started.elapsed().as_secs()
+                );
+            })
         });
         eprintln!();
         let data: Vec<String> = self.data.iter().map(|p| p.display().to_string()).collect();
         let header = format!(
-            "# triskel tune --variant {variant} --data {}{} --lambda {} --epochs {} --rate {}\n\
+            "# triskel tune --variant {variant} --data {}{}{} --lambda {} --epochs {} --rate {}\n\
              # {} positions; K {:.6} per centipawn; loss {:.6} with the starting weights, {:.6} fitted\n",
             data.join(" "),
             self.weights
                 .as_ref()
                 .map(|p| format!(" --weights {}", p.display()))
                 .unwrap_or_default(),
+            if self.only.is_empty() {
+                String::new()
+            } else {
+                format!(" --only {}", self.only.join(","))
+            },
             self.lambda,
             self.epochs,
             self.rate,

@@ -86,6 +86,54 @@ pub struct Dataset {
     positions: Vec<ArrayVec<Seat, MAX_PLAYERS>>,
 }
 
+/// How a fit runs.
+#[derive(Clone, Debug)]
+pub struct FitPlan {
+    /// The weight of the game's result in the target share, in `0..=1`.
+    pub lambda: f64,
+    /// Steps of gradient descent.
+    pub epochs: usize,
+    /// About how far one step moves a weight, in centipawns.
+    pub rate: f64,
+    /// Which weights move, in [`EvalWeights::named`]'s order (the others
+    /// keep their starting values).
+    moving: [bool; EvalWeights::COUNT],
+}
+
+impl FitPlan {
+    /// A fit of every weight.
+    pub fn new(lambda: f64, epochs: usize, rate: f64) -> FitPlan {
+        FitPlan {
+            lambda,
+            epochs,
+            rate,
+            moving: [true; EvalWeights::COUNT],
+        }
+    }
+
+    /// The plan moving only the weights named by `groups`: a weight's
+    /// name (`king_danger`) or the part before its dot (`material` for
+    /// `material.pawn` and the other kinds).
+    pub fn only(mut self, groups: &[String]) -> Result<FitPlan, String> {
+        let names = EvalWeights::derived(Variant::CLASSICAL.game()).named();
+        for group in groups {
+            if !names.iter().any(|(name, _)| in_group(name, group)) {
+                return Err(format!("'{group}': no weight is called so or starts so"));
+            }
+        }
+        for (moving, (name, _)) in self.moving.iter_mut().zip(&names) {
+            *moving = groups.iter().any(|group| in_group(name, group));
+        }
+        Ok(self)
+    }
+}
+
+/// Whether the weight `name` is in `group`: its name, or its name's part
+/// before the dot.
+fn in_group(name: &str, group: &str) -> bool {
+    name == group || name.split('.').next() == Some(group)
+}
+
 /// What one fit did.
 #[derive(Clone, Debug)]
 pub struct Fit {
@@ -216,17 +264,21 @@ impl Dataset {
         ((lo + hi) / 2.0).exp()
     }
 
-    /// Fits the weights from `start`: `K` first, then `epochs` steps of
-    /// Adam of size about `rate` centipawns towards the target with result
-    /// weight `lambda`; `progress` hears of the epoch and the loss every
-    /// so often.
+    /// Fits the weights from `start` as `plan` says: `K` first, then the
+    /// steps of Adam; `progress` hears of the epoch and the loss every so
+    /// often.
     pub fn fit(
         &self,
         start: &EvalWeights,
-        lambda: f64,
-        (epochs, rate): (usize, f64),
+        plan: &FitPlan,
         progress: &mut dyn FnMut(usize, f64),
     ) -> Fit {
+        let FitPlan {
+            lambda,
+            epochs,
+            rate,
+            ..
+        } = *plan;
         let mut weights: Vec<f64> = start
             .named()
             .into_iter()
@@ -243,7 +295,7 @@ impl Dataset {
         for epoch in 1..=epochs {
             let gradient = self.gradient(&weights, target);
             let t = epoch as i32;
-            for i in 0..weights.len() {
+            for i in (0..weights.len()).filter(|&i| plan.moving[i]) {
                 mean[i] = ADAM_BETA1 * mean[i] + (1.0 - ADAM_BETA1) * gradient[i];
                 square[i] = ADAM_BETA2 * square[i] + (1.0 - ADAM_BETA2) * gradient[i].powi(2);
                 let mean_hat = mean[i] / (1.0 - ADAM_BETA1.powi(t));
@@ -437,7 +489,7 @@ mod tests {
         let text = data(Variant::Chess, &[1.0, 0.0]);
         let dataset = Dataset::read(Variant::Chess, &text).unwrap();
         let start = EvalWeights::of(Variant::Chess);
-        let fit = dataset.fit(&start, 1.0, (200, 2.0), &mut |_, _| {});
+        let fit = dataset.fit(&start, &FitPlan::new(1.0, 200, 2.0), &mut |_, _| {});
         let k = fit.target.k;
         assert!(k > K_RANGE.0 && k < K_RANGE.1, "K {k}");
         assert!(
@@ -445,6 +497,28 @@ mod tests {
             "{} -> {}",
             fit.loss_before,
             fit.loss_after
+        );
+    }
+
+    #[test]
+    fn a_fit_of_some_weights_keeps_the_others() {
+        let text = data(Variant::Chess, &[1.0, 0.0]);
+        let dataset = Dataset::read(Variant::Chess, &text).unwrap();
+        let start = EvalWeights::of(Variant::Chess);
+        let plan = FitPlan::new(1.0, 100, 2.0)
+            .only(&["material".to_string(), "king_danger".to_string()])
+            .unwrap();
+        let fit = dataset.fit(&start, &plan, &mut |_, _| {});
+        for ((name, before), (_, after)) in start.named().into_iter().zip(fit.weights.named()) {
+            if !name.starts_with("material.") && name != "king_danger" {
+                assert_eq!(before, after, "{name} is not fitted");
+            }
+        }
+        assert_ne!(fit.weights.material, start.material, "the material moves");
+        assert!(
+            FitPlan::new(1.0, 1, 1.0)
+                .only(&["materia".to_string()])
+                .is_err()
         );
     }
 

@@ -422,6 +422,11 @@ fn tune_errors_are_clear_and_fail() {
             "2",
         ),
         (
+            &["tune", "--data", bad_path, "--only", "material,nothing"],
+            FAILURE,
+            "--only 'nothing'",
+        ),
+        (
             &["tune", "--variant", "go", "--data", bad_path],
             FAILURE,
             "go",
