@@ -420,10 +420,12 @@ mod tests {
             let text = data(variant, &points);
             let dataset = Dataset::read(variant, &text).unwrap();
             assert!(!dataset.is_empty(), "{variant}");
-            // The game's own weights, and the same with passed pawns scored.
+            // The game's own weights, and the same with the terms it weighs 0 scored.
             let own = EvalWeights::of(variant);
             let passed = EvalWeights {
                 passed: [50, 40, 30, 20],
+                bishop_pair: 30,
+                tempo: 10,
                 ..own.clone()
             };
             for weights in [own, passed] {

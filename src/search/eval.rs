@@ -26,6 +26,10 @@ pub struct EvalTables {
     mobility: [i32; PieceKind::COUNT],
     /// Penalty per attack of an enemy officer on a cell next to the king.
     king_danger: i32,
+    /// Bonus of a player with two bishops or more.
+    bishop_pair: i32,
+    /// Bonus of the player to move.
+    tempo: i32,
     /// Whether a passed pawn gets a bonus (else the pawns are not looked at).
     scores_passed_pawns: bool,
     /// The bonus of a passed pawn, by army and cell.
@@ -99,6 +103,8 @@ impl EvalTables {
             values,
             mobility: weights.mobility,
             king_danger: weights.king_danger,
+            bishop_pair: weights.bishop_pair,
+            tempo: weights.tempo,
             scores_passed_pawns: weights.passed.iter().any(|&w| w != 0),
             passed_bonus: std::array::from_fn(|a| passed_bonus(game, weights, &distances[a])),
             passed_guards: std::array::from_fn(|a| passed_guards(game, Army::new(a))),
@@ -428,7 +434,8 @@ impl Default for ReachCache {
 impl ReachCache {
     /// The expensive part of the evaluation, per player: mobility of the
     /// pieces, minus the attacks of enemy pieces on the cells around its
-    /// king, plus its passed pawns.
+    /// king, plus its passed pawns, its bishop pair, and the tempo of the
+    /// player to move.
     pub fn activity(&mut self, pos: &Position) -> [i32; MAX_PLAYERS] {
         self.activity_in(EvalTables::of(pos.variant()), pos)
     }
@@ -500,9 +507,13 @@ impl ReachCache {
                 }
             });
             score[p] += mobility;
+            if (pos.kind(PieceKind::Bishop) & own[p]).count() >= 2 {
+                score[p] += t.bishop_pair;
+            }
             score[a] -= t.king_danger * attacks_a;
             score[b] -= t.king_danger * attacks_b;
         }
+        score[pos.to_move().index()] += t.tempo;
         if t.scores_passed_pawns {
             let pawns = pos.kind(PieceKind::Pawn);
             for p in players.iter() {
@@ -786,6 +797,26 @@ mod tests {
         assert_eq!(passed("4k3/8/8/4P3/3p4/8/8/4K3 w - - 0 1"), (30, 30));
         // A pawn two files away stops nothing.
         assert_eq!(passed("4k3/2p5/8/4P3/8/8/8/4K3 w - - 0 1"), (30, 40));
+    }
+
+    #[test]
+    fn two_bishops_and_the_move_get_their_bonus() {
+        let zero =
+            EvalWeights::derived(Variant::Chess.game()).with_values(&[0; EvalWeights::COUNT]);
+        let weights = EvalWeights {
+            bishop_pair: 50,
+            tempo: 7,
+            ..zero
+        };
+        let t = EvalTables::build(Variant::Chess.game(), &weights);
+        let scores = |fen: &str| {
+            let pos = Position::from_fen(Variant::Chess, fen).unwrap();
+            let scores = evaluate_in(&t, &pos, &mut ReachCache::default());
+            (scores[0], scores[1])
+        };
+        assert_eq!(scores("2b1k3/8/8/8/8/8/8/2B1KB2 w - - 0 1"), (57, 0));
+        assert_eq!(scores("2b1kb2/8/8/8/8/8/8/2B1KB2 b - - 0 1"), (50, 57));
+        assert_eq!(scores("4k3/8/8/8/8/8/8/2B1K3 b - - 0 1"), (0, 7));
     }
 
     #[test]

@@ -52,6 +52,11 @@ pub const PASSED_STEPS: usize = 4;
 /// (the term is there for the tuner to weigh).
 const PASSED: [i32; PASSED_STEPS] = [0; PASSED_STEPS];
 
+/// Derived bonus of two bishops or more, and of the player to move: none
+/// yet (there for the tuner to weigh).
+const BISHOP_PAIR: i32 = 0;
+const TEMPO: i32 = 0;
+
 /// The names of the kinds in weight names.
 const KIND_NAMES: [&str; PieceKind::COUNT] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 
@@ -84,6 +89,10 @@ pub struct EvalWeights {
     /// Bonus of a passed pawn (one no enemy pawn can stop or capture on
     /// its way) 1, 2, 3, and 4 or more steps from promotion.
     pub passed: [i32; PASSED_STEPS],
+    /// Bonus of a player with two bishops or more.
+    pub bishop_pair: i32,
+    /// Bonus of the player to move.
+    pub tempo: i32,
 }
 
 impl EvalWeights {
@@ -121,6 +130,8 @@ impl EvalWeights {
             pawn_near: PAWN_NEAR,
             king_danger: KING_DANGER,
             passed: PASSED,
+            bishop_pair: BISHOP_PAIR,
+            tempo: TEMPO,
         }
     }
 
@@ -130,7 +141,8 @@ impl EvalWeights {
         + 1
         + PAWN_NEAR_STEPS
         + 1
-        + PASSED_STEPS;
+        + PASSED_STEPS
+        + 2;
 
     /// Every weight with its name, in a fixed order (the tuner's vector).
     pub fn named(&self) -> Vec<(String, i32)> {
@@ -215,6 +227,8 @@ impl EvalWeights {
         for (steps, weight) in self.passed.iter_mut().enumerate() {
             visit(format!("passed.{}", steps + 1), weight);
         }
+        visit("bishop_pair".to_string(), &mut self.bishop_pair);
+        visit("tempo".to_string(), &mut self.tempo);
     }
 }
 
