@@ -404,7 +404,7 @@ fn a_search_stopped_within_an_iteration_plays_a_move_that_proved_better() {
     // points between the completions of two depths whose moves differ.
     let mut e = Engine::start();
     e.command("position startpos");
-    e.send("go depth 9");
+    e.send("go depth 10");
     let full = results(&e.read_until(|l| l.starts_with("bestmove")));
     let mut played_before_completion = 0;
     for pair in full.windows(2) {
@@ -412,7 +412,7 @@ fn a_search_stopped_within_an_iteration_plays_a_move_that_proved_better() {
         if before == after {
             continue;
         }
-        const POINTS: u64 = 8;
+        const POINTS: u64 = 32;
         for k in 1..POINTS {
             let nodes = from + (to - from) * k / POINTS;
             e.command("ucinewgame");
