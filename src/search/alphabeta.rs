@@ -35,6 +35,17 @@ const REVERSE_FUTILITY_DEPTH: i32 = 6;
 /// Margin per ply of remaining depth by which the static evaluation must
 /// exceed beta for reverse futility pruning.
 const REVERSE_FUTILITY_MARGIN: i32 = 80;
+/// Deepest remaining depth at which quiet moves are pruned by futility
+/// and by their lateness.
+const FUTILITY_DEPTH: i32 = 3;
+/// How far above alpha a quiet move must be able to lift the static
+/// evaluation to be searched: this much plus [`FUTILITY_MARGIN_PER_PLY`]
+/// per ply of remaining depth.
+const FUTILITY_MARGIN: i32 = 100;
+const FUTILITY_MARGIN_PER_PLY: i32 = 100;
+/// Quiet moves a node at remaining depth `d` searches before the rest are
+/// pruned: this many plus `d²`.
+const LATE_MOVE_PRUNING_BASE: usize = 3;
 /// Least depth and move index at which a quiet move is searched less deep
 /// at first (a late-move reduction).
 const LMR_DEPTH: i32 = 3;
@@ -296,6 +307,15 @@ impl<'a> Worker<'a> {
         self.psq_path.push(before);
         self.psq = after;
         undo
+    }
+
+    /// Whether `m` puts a player in check (such moves are never pruned:
+    /// a quiet mate must stay in reach of a shallow search).
+    fn gives_check(&mut self, m: Move) -> bool {
+        let undo = self.pos.make(m);
+        let check = self.pos.in_check();
+        self.pos.unmake(m, &undo);
+        check
     }
 
     /// Takes back `m`.
@@ -941,15 +961,24 @@ impl<'a> Worker<'a> {
         }
         let in_check = self.pos.in_check();
         let two_sides = self.pos.state().in_game.count() == 2;
+        let mut static_eval = None;
         if !pv_node && !in_check && two_sides && depth <= REVERSE_FUTILITY_DEPTH {
             // Reverse futility: far enough above beta, a quiet position
             // keeps its lead over the few plies left.
-            let static_eval = self.side_eval(alpha, beta, true);
-            if static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta && static_eval < DECIDED_SCORE
-            {
-                return static_eval;
+            let eval = self.side_eval(alpha, beta, true);
+            if eval - REVERSE_FUTILITY_MARGIN * depth >= beta && eval < DECIDED_SCORE {
+                return eval;
             }
+            static_eval = Some(eval);
         }
+        // Futility and late-move pruning: in a quiet node near the leaves,
+        // quiet moves that cannot lift the static evaluation to alpha, and
+        // those late in the order, are not searched, unless they check.
+        let prune_quiets = static_eval.filter(|_| depth <= FUTILITY_DEPTH).map(|eval| {
+            let futile = eval + FUTILITY_MARGIN + FUTILITY_MARGIN_PER_PLY * depth <= alpha;
+            let late = LATE_MOVE_PRUNING_BASE + (depth * depth) as usize;
+            (futile, late)
+        });
         if !pv_node
             && !in_check
             && depth >= NULL_MOVE_DEPTH
@@ -995,7 +1024,18 @@ impl<'a> Worker<'a> {
                 w.stack.pick(frame);
             }
             let mut index = usize::from(tt_move_first);
+            let mut quiets = 0;
             while let Some(m) = w.stack.pick(frame) {
+                if let Some((futile, late)) = prune_quiets
+                    && index > 0
+                    && best.value > -DECIDED_SCORE
+                    && !Ordering::is_tactical(&w.pos, m)
+                {
+                    quiets += 1;
+                    if (futile || quiets > late) && !w.gives_check(m) {
+                        continue;
+                    }
+                }
                 let value = w.search_move(m, index, depth, ply, best.window(), in_check);
                 index += 1;
                 if w.aborted {
