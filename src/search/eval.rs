@@ -1,12 +1,13 @@
 //! The static evaluation: a score per player, from tables computed once per
 //! game out of its geometry and its weights ([`super::weights`]: tuned, or
 //! derived from the board): material, mobility, centralisation, pawn
-//! progress towards the pawn's promotion cells, passed pawns, and danger
-//! around the king. Star adds the material each player has captured, which counts for
-//! its final points. The score is linear in the weights, which is what
-//! the tuner ([`crate::tune`]) relies on.
+//! progress towards the pawn's promotion cells, passed pawns, danger
+//! around the king, and the king's shelter and centralisation by phase.
+//! Star adds the material each player has captured, which counts for its
+//! final points. The score is linear in the weights, which is what the
+//! tuner ([`crate::tune`]) relies on.
 
-use super::weights::{self, EvalWeights};
+use super::weights::{self, EvalWeights, KingCentre};
 use crate::bitboard::Bitboard;
 use crate::game::{Game, Variant};
 use crate::geometry::{PerCell, SliderClass, per_cell};
@@ -18,6 +19,19 @@ use std::sync::OnceLock;
 /// Steps within which cells count for a cell's centralisation.
 const CENTRE_RADIUS: usize = 2;
 
+/// A king's centralisation at the most central cell (0 at the least).
+const CENTRALITY_FULL: i32 = 64;
+
+/// Game-phase units of an officer by kind: a classical army's officers
+/// (two knights, two bishops, two rooks, a queen) make
+/// [`PHASE_UNITS_PER_ARMY`].
+const PHASE_UNITS: [i32; PieceKind::COUNT] = [0, 1, 1, 2, 4, 0];
+
+/// The phase units of one enemy army at full middlegame: a player's
+/// middlegame weight is its enemies' units over this many per enemy
+/// (at most 1).
+const PHASE_UNITS_PER_ARMY: i32 = 12;
+
 /// The evaluation tables of one game, built from its weights.
 pub struct EvalTables {
     /// Material value by kind.
@@ -26,6 +40,12 @@ pub struct EvalTables {
     mobility: [i32; PieceKind::COUNT],
     /// Penalty per attack of an enemy officer on a cell next to the king.
     king_danger: i32,
+    /// Bonus per own pawn next to the king, at full middlegame.
+    king_shelter: i32,
+    /// The king's centralisation weights by phase.
+    king_centre: KingCentre,
+    /// How central each cell is for a king, from 0 to [`CENTRALITY_FULL`].
+    king_centrality: PerCell<i32>,
     /// Bonus of a player with two bishops or more.
     bishop_pair: i32,
     /// Bonus of the player to move.
@@ -79,6 +99,9 @@ impl EvalTables {
                 weights.centre[k.index()] * (reach_count[c.index()] - lo) as i32 / span
             })
         });
+        let king_centrality = per_cell(n, |c| {
+            CENTRALITY_FULL * (reach_count[c.index()] - lo) as i32 / span
+        });
         let distances: [Vec<Option<usize>>; MAX_PLAYERS] =
             std::array::from_fn(|a| promotion_distances(game, Army::new(a)));
         let pawn_progress: [PerCell<i32>; MAX_PLAYERS] =
@@ -103,6 +126,9 @@ impl EvalTables {
             values,
             mobility: weights.mobility,
             king_danger: weights.king_danger,
+            king_shelter: weights.king_shelter,
+            king_centre: weights.king_centre,
+            king_centrality,
             bishop_pair: weights.bishop_pair,
             tempo: weights.tempo,
             scores_passed_pawns: weights.passed.iter().any(|&w| w != 0),
@@ -434,8 +460,8 @@ impl Default for ReachCache {
 impl ReachCache {
     /// The expensive part of the evaluation, per player: mobility of the
     /// pieces, minus the attacks of enemy pieces on the cells around its
-    /// king, plus its passed pawns, its bishop pair, and the tempo of the
-    /// player to move.
+    /// king, plus its king's safety, its passed pawns, its bishop pair, and
+    /// the tempo of the player to move.
     pub fn activity(&mut self, pos: &Position) -> [i32; MAX_PLAYERS] {
         self.activity_in(EvalTables::of(pos.variant()), pos)
     }
@@ -514,6 +540,7 @@ impl ReachCache {
             score[b] -= t.king_danger * attacks_b;
         }
         score[pos.to_move().index()] += t.tempo;
+        king_safety(t, pos, &own, &mut score);
         if t.scores_passed_pawns {
             let pawns = pos.kind(PieceKind::Pawn);
             for p in players.iter() {
@@ -628,6 +655,48 @@ impl ReachCache {
             self.stored[i] = pieces;
         }
         self.occupied = occupied;
+    }
+}
+
+/// Adds each player's king safety to `score`: its own pawns next to its
+/// king and its king's centralisation, weighed by the game's phase as the
+/// enemies' officers (`own`: each player's pieces) give it. In the
+/// middlegame the king wants shelter and the edge, in the endgame the
+/// centre.
+fn king_safety(
+    t: &EvalTables,
+    pos: &Position,
+    own: &[Bitboard; MAX_PLAYERS],
+    score: &mut [i32; MAX_PLAYERS],
+) {
+    let players = pos.state().in_game;
+    let enemies = players.count() as i32 - 1;
+    if enemies <= 0 {
+        return;
+    }
+    let mut units = [0; MAX_PLAYERS];
+    for kind in PieceKind::OFFICERS {
+        let of_kind = pos.kind(kind);
+        for p in players.iter() {
+            units[p.index()] +=
+                PHASE_UNITS[kind.index()] * (of_kind & own[p.index()]).count() as i32;
+        }
+    }
+    let all_units: i32 = units.iter().sum();
+    let full = PHASE_UNITS_PER_ARMY * enemies;
+    let pawns = pos.kind(PieceKind::Pawn);
+    for p in players.iter() {
+        let Some(king) = pos.king_of(p) else {
+            continue;
+        };
+        let p = p.index();
+        let middle = (all_units - units[p]).min(full);
+        let centrality = t.king_centrality[king.slot()];
+        let shelter = (t.king_zone[king.slot()] & pawns & own[p]).count() as i32;
+        let middlegame =
+            t.king_shelter * shelter * CENTRALITY_FULL - t.king_centre.middle * centrality;
+        let endgame = t.king_centre.end * centrality;
+        score[p] += (middlegame * middle + endgame * (full - middle)) / (full * CENTRALITY_FULL);
     }
 }
 
@@ -797,6 +866,39 @@ mod tests {
         assert_eq!(passed("4k3/8/8/4P3/3p4/8/8/4K3 w - - 0 1"), (30, 30));
         // A pawn two files away stops nothing.
         assert_eq!(passed("4k3/2p5/8/4P3/8/8/8/4K3 w - - 0 1"), (30, 40));
+    }
+
+    #[test]
+    fn kings_want_shelter_in_the_middlegame_and_the_centre_in_the_endgame() {
+        let zero =
+            EvalWeights::derived(Variant::Chess.game()).with_values(&[0; EvalWeights::COUNT]);
+        let weights = EvalWeights {
+            king_shelter: 10,
+            king_centre: KingCentre {
+                middle: 64,
+                end: 32,
+            },
+            ..zero
+        };
+        let t = EvalTables::build(Variant::Chess.game(), &weights);
+        let white = |fen: &str| {
+            let pos = Position::from_fen(Variant::Chess, fen).unwrap();
+            evaluate_in(&t, &pos, &mut ReachCache::default())[0]
+        };
+        // Against a full army: h1 is the least central cell (9 cells
+        // within two king steps, the centre has 25) with two pawns next to
+        // it; g1 (12 cells) is 3/16 of the way in, with three.
+        assert_eq!(white("rnbqkbnr/8/8/8/8/8/5PPP/7K w kq - 0 1"), 20);
+        assert_eq!(white("rnbqkbnr/8/8/8/8/8/5PPP/6K1 w kq - 0 1"), 30 - 12);
+        // The most central cell costs the whole middlegame weight.
+        assert_eq!(white("rnbqkbnr/8/8/3K4/8/8/5PPP/8 w kq - 0 1"), -64);
+        // With only a rook left the middlegame weighs 2 units of 12; with
+        // no officer left the centre is worth the endgame weight.
+        assert_eq!(white("4k3/8/8/8/3K4/8/8/8 w - - 0 1"), 32);
+        assert_eq!(
+            white("3rk3/8/8/8/3K4/8/8/8 w - - 0 1"),
+            (-64 * 2 + 32 * 10) / 12
+        );
     }
 
     #[test]

@@ -44,6 +44,17 @@ const PAWN_NEAR: [i32; PAWN_NEAR_STEPS] = [120, 60, 25];
 /// Derived penalty per attack of an enemy piece on a cell next to the king.
 const KING_DANGER: i32 = 9;
 
+/// Derived bonus per own pawn next to the king, at full middlegame.
+const KING_SHELTER: i32 = 10;
+
+/// Derived penalty of a king on the most central cell at full middlegame,
+/// and its bonus there in a bare endgame (scaled down to 0 on the least
+/// central cell).
+const KING_CENTRE: KingCentre = KingCentre {
+    middle: 50,
+    end: 50,
+};
+
 /// How many distances to promotion a passed pawn's bonus tells apart: 1,
 /// 2, 3 steps, and 4 or more.
 pub const PASSED_STEPS: usize = 4;
@@ -70,6 +81,17 @@ const MATERIAL_KINDS: [PieceKind; 5] = [
     PieceKind::Queen,
 ];
 
+/// How much a king's centralisation is worth, by game phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingCentre {
+    /// Penalty of a king on the most central cell while the enemies keep
+    /// all their officers.
+    pub middle: i32,
+    /// Bonus of a king on the most central cell once the enemies have no
+    /// officers left.
+    pub end: i32,
+}
+
 /// The weights of one game's evaluation, in centipawns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalWeights {
@@ -86,6 +108,11 @@ pub struct EvalWeights {
     pub pawn_near: [i32; PAWN_NEAR_STEPS],
     /// Penalty per attack of an enemy officer on a cell next to the king.
     pub king_danger: i32,
+    /// Bonus per own pawn on a cell next to the king, while the enemies
+    /// keep their officers (scaled down with them).
+    pub king_shelter: i32,
+    /// The king's centralisation by game phase.
+    pub king_centre: KingCentre,
     /// Bonus of a passed pawn (one no enemy pawn can stop or capture on
     /// its way) 1, 2, 3, and 4 or more steps from promotion.
     pub passed: [i32; PASSED_STEPS],
@@ -129,6 +156,8 @@ impl EvalWeights {
             pawn_step: PAWN_STEP,
             pawn_near: PAWN_NEAR,
             king_danger: KING_DANGER,
+            king_shelter: KING_SHELTER,
+            king_centre: KING_CENTRE,
             passed: PASSED,
             bishop_pair: BISHOP_PAIR,
             tempo: TEMPO,
@@ -137,12 +166,12 @@ impl EvalWeights {
 
     /// How many weights there are.
     pub const COUNT: usize = MATERIAL_KINDS.len()
-        + 2 * PieceKind::OFFICERS.len()
-        + 1
+        + 2 * PieceKind::OFFICERS.len() // mobility and centre
+        + 1 // pawn step
         + PAWN_NEAR_STEPS
-        + 1
+        + 4 // king danger, shelter, centre in the middlegame and in the endgame
         + PASSED_STEPS
-        + 2;
+        + 2; // bishop pair and tempo
 
     /// Every weight with its name, in a fixed order (the tuner's vector).
     pub fn named(&self) -> Vec<(String, i32)> {
@@ -224,6 +253,12 @@ impl EvalWeights {
             visit(format!("pawn_near.{}", steps + 1), weight);
         }
         visit("king_danger".to_string(), &mut self.king_danger);
+        visit("king_shelter".to_string(), &mut self.king_shelter);
+        visit(
+            "king_centre.middle".to_string(),
+            &mut self.king_centre.middle,
+        );
+        visit("king_centre.end".to_string(), &mut self.king_centre.end);
         for (steps, weight) in self.passed.iter_mut().enumerate() {
             visit(format!("passed.{}", steps + 1), weight);
         }
