@@ -94,14 +94,11 @@ impl EvalTables {
             reach_count.iter().copied().max().unwrap_or(1),
         );
         let span = (hi - lo).max(1) as i32;
-        let centre = PieceKind::ALL.map(|k| {
-            per_cell(n, |c| {
-                weights.centre[k.index()] * (reach_count[c.index()] - lo) as i32 / span
-            })
-        });
-        let king_centrality = per_cell(n, |c| {
-            CENTRALITY_FULL * (reach_count[c.index()] - lo) as i32 / span
-        });
+        // `full` at the most central cell, 0 at the least.
+        let centrality = |c: Cell, full: i32| full * (reach_count[c.index()] - lo) as i32 / span;
+        let centre =
+            PieceKind::ALL.map(|k| per_cell(n, |c| centrality(c, weights.centre[k.index()])));
+        let king_centrality = per_cell(n, |c| centrality(c, CENTRALITY_FULL));
         let distances: [Vec<Option<usize>>; MAX_PLAYERS] =
             std::array::from_fn(|a| promotion_distances(game, Army::new(a)));
         let pawn_progress: [PerCell<i32>; MAX_PLAYERS] =
