@@ -1,11 +1,13 @@
 //! The static evaluation: a score per player, from tables computed once per
 //! game out of its geometry and its weights ([`super::weights`]: tuned, or
 //! derived from the board): material, mobility, centralisation, pawn
-//! progress towards the pawn's promotion cells, passed pawns, danger
-//! around the king, and the king's shelter and centralisation by phase.
-//! Star adds the material each player has captured, which counts for its
-//! final points. The score is linear in the weights, which is what the
-//! tuner ([`crate::tune`]) relies on.
+//! progress towards the pawn's promotion cells, pawn structure (passed
+//! pawns, pawns with another of their player's on their way, pawns
+//! guarded by a pawn of their army), danger around the king, and the
+//! king's shelter and centralisation by phase. Star adds the material
+//! each player has captured, which counts for its final points. The score
+//! is linear in the weights, which is what the tuner ([`crate::tune`])
+//! relies on.
 
 use super::weights::{self, EvalWeights, KingCentre};
 use crate::bitboard::Bitboard;
@@ -50,13 +52,17 @@ pub struct EvalTables {
     bishop_pair: i32,
     /// Bonus of the player to move.
     tempo: i32,
-    /// Whether a passed pawn gets a bonus (else the pawns are not looked at).
-    scores_passed_pawns: bool,
     /// The bonus of a passed pawn, by army and cell.
     passed_bonus: [PerCell<i32>; MAX_PLAYERS],
     /// The cells where another army's pawn stops a pawn from being passed,
     /// by army and cell.
     passed_guards: [PerCell<Bitboard>; MAX_PLAYERS],
+    /// A pawn's way, by army and cell: every cell its single steps reach.
+    pawn_ways: [PerCell<Bitboard>; MAX_PLAYERS],
+    /// Penalty of a pawn with another pawn of its player on its way.
+    pawn_doubled: i32,
+    /// Bonus of a pawn guarded by a pawn of its army.
+    pawn_supported: i32,
     /// [`EvalTables::piece_square`] by [`Piece::index`] and cell.
     piece_squares: Box<[[i32; MAX_CELLS]; Piece::SLOTS]>,
     /// [`EvalTables::quiet_gain_bound`] by [`Piece::index`] and cell.
@@ -103,6 +109,8 @@ impl EvalTables {
             std::array::from_fn(|a| promotion_distances(game, Army::new(a)));
         let pawn_progress: [PerCell<i32>; MAX_PLAYERS] =
             std::array::from_fn(|a| pawn_progress(game, weights, &distances[a]));
+        let pawn_ways: [PerCell<Bitboard>; MAX_PLAYERS] =
+            std::array::from_fn(|a| pawn_ways(game, Army::new(a)));
         let king_zone = per_cell(n, |c| game.king_steps(c).with(c));
         let mut piece_squares = Box::new([[0; MAX_CELLS]; Piece::SLOTS]);
         for army in (0..MAX_PLAYERS).map(Army::new) {
@@ -128,9 +136,13 @@ impl EvalTables {
             king_centrality,
             bishop_pair: weights.bishop_pair,
             tempo: weights.tempo,
-            scores_passed_pawns: weights.passed.iter().any(|&w| w != 0),
             passed_bonus: std::array::from_fn(|a| passed_bonus(game, weights, &distances[a])),
-            passed_guards: std::array::from_fn(|a| passed_guards(game, Army::new(a))),
+            passed_guards: std::array::from_fn(|a| {
+                passed_guards(game, Army::new(a), &pawn_ways[a])
+            }),
+            pawn_ways,
+            pawn_doubled: weights.pawn_doubled,
+            pawn_supported: weights.pawn_supported,
             piece_squares,
             quiet_gain_bounds,
             king_zone,
@@ -247,11 +259,9 @@ fn passed_bonus(game: &Game, weights: &EvalWeights, distances: &[Option<usize>])
     })
 }
 
-/// Per cell, the cells where a pawn of another army stops an `army` pawn
-/// there from being passed: those on its way (every cell its single steps
-/// reach, over all branches), and those from which another army's pawn
-/// captures onto its way.
-fn passed_guards(game: &Game, army: Army) -> PerCell<Bitboard> {
+/// Per cell, the way of an `army` pawn there: every cell its single steps
+/// reach, over all branches (nothing for an army that does not play).
+fn pawn_ways(game: &Game, army: Army) -> PerCell<Bitboard> {
     let n = game.geometry.cell_count();
     if army.index() >= game.players {
         return per_cell(n, |_| Bitboard::EMPTY);
@@ -267,6 +277,16 @@ fn passed_guards(game: &Game, army: Army) -> PerCell<Bitboard> {
                 .into_iter()
                 .fold(Bitboard::EMPTY, |acc, c| acc | own.at(c).single);
         }
+        way
+    })
+}
+
+/// Per cell, the cells where a pawn of another army stops an `army` pawn
+/// there from being passed: those on its way (`ways`), and those from
+/// which another army's pawn captures onto its way.
+fn passed_guards(game: &Game, army: Army, ways: &PerCell<Bitboard>) -> PerCell<Bitboard> {
+    per_cell(game.geometry.cell_count(), |from| {
+        let way = ways[from.index()];
         let mut guards = way;
         for other in (0..game.players).filter(|&a| a != army.index()) {
             for c in way {
@@ -457,8 +477,8 @@ impl Default for ReachCache {
 impl ReachCache {
     /// The expensive part of the evaluation, per player: mobility of the
     /// pieces, minus the attacks of enemy pieces on the cells around its
-    /// king, plus its king's safety, its passed pawns, its bishop pair, and
-    /// the tempo of the player to move.
+    /// king, plus its king's safety, its pawn structure, its bishop pair,
+    /// and the tempo of the player to move.
     pub fn activity(&mut self, pos: &Position) -> [i32; MAX_PLAYERS] {
         self.activity_in(EvalTables::of(pos.variant()), pos)
     }
@@ -538,22 +558,7 @@ impl ReachCache {
         }
         score[pos.to_move().index()] += t.tempo;
         king_safety(t, pos, &own, &mut score);
-        if t.scores_passed_pawns {
-            let pawns = pos.kind(PieceKind::Pawn);
-            for p in players.iter() {
-                let p = p.index();
-                let others = pawns & !own[p];
-                for cell in pawns & own[p] {
-                    let Some(pawn) = pos.piece_at(cell) else {
-                        continue;
-                    };
-                    let army = pawn.army().index();
-                    if (t.passed_guards[army][cell.slot()] & others).is_empty() {
-                        score[p] += t.passed_bonus[army][cell.slot()];
-                    }
-                }
-            }
-        }
+        pawn_structure(t, pos, &own, &mut score);
         score
     }
 
@@ -694,6 +699,43 @@ fn king_safety(
             t.king_shelter * shelter * CENTRALITY_FULL - t.king_centre.middle * centrality;
         let endgame = t.king_centre.end * centrality;
         score[p] += (middlegame * middle + endgame * (full - middle)) / (full * CENTRALITY_FULL);
+    }
+}
+
+/// Adds each player's pawn structure to `score` (`own`: each player's
+/// pieces): its passed pawns by distance to promotion, minus its pawns
+/// with another of its pawns on their way, plus its pawns guarded by a
+/// pawn of their army.
+fn pawn_structure(
+    t: &EvalTables,
+    pos: &Position,
+    own: &[Bitboard; MAX_PLAYERS],
+    score: &mut [i32; MAX_PLAYERS],
+) {
+    let game = pos.game();
+    let pawns = pos.kind(PieceKind::Pawn);
+    for p in pos.state().in_game.iter() {
+        let p = p.index();
+        let (mine, others) = (pawns & own[p], pawns & !own[p]);
+        for cell in mine {
+            let Some(pawn) = pos.piece_at(cell) else {
+                continue;
+            };
+            let (army, slot) = (pawn.army(), cell.slot());
+            if (t.passed_guards[army.index()][slot] & others).is_empty() {
+                score[p] += t.passed_bonus[army.index()][slot];
+            }
+            if (t.pawn_ways[army.index()][slot] & mine).nonempty() {
+                score[p] -= t.pawn_doubled;
+            }
+            let guards = game.pawns[army.index()].at(cell).captured_from & mine;
+            if guards
+                .into_iter()
+                .any(|g| pos.piece_at(g).is_some_and(|q| q.army() == army))
+            {
+                score[p] += t.pawn_supported;
+            }
+        }
     }
 }
 
@@ -863,6 +905,34 @@ mod tests {
         assert_eq!(passed("4k3/8/8/4P3/3p4/8/8/4K3 w - - 0 1"), (30, 30));
         // A pawn two files away stops nothing.
         assert_eq!(passed("4k3/2p5/8/4P3/8/8/8/4K3 w - - 0 1"), (30, 40));
+    }
+
+    #[test]
+    fn doubled_pawns_pay_and_guarded_pawns_gain() {
+        let zero =
+            EvalWeights::derived(Variant::Chess.game()).with_values(&[0; EvalWeights::COUNT]);
+        let weights = EvalWeights {
+            pawn_doubled: 15,
+            pawn_supported: 10,
+            ..zero
+        };
+        let t = EvalTables::build(Variant::Chess.game(), &weights);
+        let white = |fen: &str| {
+            let pos = Position::from_fen(Variant::Chess, fen).unwrap();
+            evaluate_in(&t, &pos, &mut ReachCache::default())[0]
+        };
+        // Alone, a pawn neither pays nor gains.
+        assert_eq!(white("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"), 0);
+        // Two on a file: the one behind has the other on its way.
+        assert_eq!(white("4k3/8/8/4P3/8/8/4P3/4K3 w - - 0 1"), -15);
+        // A chain: the front pawn is guarded, the back one is not.
+        assert_eq!(white("4k3/8/8/8/4P3/3P4/8/4K3 w - - 0 1"), 10);
+        // Side by side, neither guards the other.
+        assert_eq!(white("4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1"), 0);
+        // An enemy pawn guards nothing of white's.
+        assert_eq!(white("4k3/8/8/8/4P3/3p4/8/4K3 w - - 0 1"), 0);
+        // All: e4 guarded by d3, d3 guarded by e2, and e2 behind e4.
+        assert_eq!(white("4k3/8/8/8/4P3/3P4/4P3/4K3 w - - 0 1"), 10 + 10 - 15);
     }
 
     #[test]

@@ -59,9 +59,15 @@ const KING_CENTRE: KingCentre = KingCentre {
 /// 2, 3 steps, and 4 or more.
 pub const PASSED_STEPS: usize = 4;
 
-/// Derived bonus of a passed pawn by its distance to promotion: none yet
-/// (the term is there for the tuner to weigh).
-const PASSED: [i32; PASSED_STEPS] = [0; PASSED_STEPS];
+/// Derived bonus of a passed pawn by its distance to promotion: 1, 2, 3,
+/// and 4 or more steps.
+const PASSED: [i32; PASSED_STEPS] = [50, 35, 20, 10];
+
+/// Derived penalty of a pawn with another pawn of its player on its way.
+const PAWN_DOUBLED: i32 = 15;
+
+/// Derived bonus of a pawn guarded by a pawn of its army.
+const PAWN_SUPPORTED: i32 = 10;
 
 /// Derived bonus of two bishops or more, and of the player to move: none
 /// yet (there for the tuner to weigh).
@@ -116,6 +122,12 @@ pub struct EvalWeights {
     /// Bonus of a passed pawn (one no enemy pawn can stop or capture on
     /// its way) 1, 2, 3, and 4 or more steps from promotion.
     pub passed: [i32; PASSED_STEPS],
+    /// Penalty of a pawn with another pawn of its player on its way (the
+    /// cells its single steps reach).
+    pub pawn_doubled: i32,
+    /// Bonus of a pawn that a pawn of its army guards (could capture onto
+    /// its cell).
+    pub pawn_supported: i32,
     /// Bonus of a player with two bishops or more.
     pub bishop_pair: i32,
     /// Bonus of the player to move.
@@ -159,6 +171,8 @@ impl EvalWeights {
             king_shelter: KING_SHELTER,
             king_centre: KING_CENTRE,
             passed: PASSED,
+            pawn_doubled: PAWN_DOUBLED,
+            pawn_supported: PAWN_SUPPORTED,
             bishop_pair: BISHOP_PAIR,
             tempo: TEMPO,
         }
@@ -171,6 +185,7 @@ impl EvalWeights {
         + PAWN_NEAR_STEPS
         + 4 // king danger, shelter, centre in the middlegame and in the endgame
         + PASSED_STEPS
+        + 2 // doubled and supported pawns
         + 2; // bishop pair and tempo
 
     /// Every weight with its name, in a fixed order (the tuner's vector).
@@ -262,6 +277,8 @@ impl EvalWeights {
         for (steps, weight) in self.passed.iter_mut().enumerate() {
             visit(format!("passed.{}", steps + 1), weight);
         }
+        visit("pawn_doubled".to_string(), &mut self.pawn_doubled);
+        visit("pawn_supported".to_string(), &mut self.pawn_supported);
         visit("bishop_pair".to_string(), &mut self.bishop_pair);
         visit("tempo".to_string(), &mut self.tempo);
     }
