@@ -420,7 +420,8 @@ mod tests {
             let text = data(variant, &points);
             let dataset = Dataset::read(variant, &text).unwrap();
             assert!(!dataset.is_empty(), "{variant}");
-            // The game's own weights, and the same with the terms it weighs 0 scored.
+            // The game's own weights, and the same with other passed-pawn
+            // weights and the terms it weighs 0 (bishop pair, tempo) scored.
             let own = EvalWeights::of(variant);
             let passed = EvalWeights {
                 passed: [50, 40, 30, 20],

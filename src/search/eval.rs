@@ -878,19 +878,29 @@ mod tests {
         }
     }
 
+    /// Every chess weight 0: a test sets the ones it looks at.
+    fn zero_chess_weights() -> EvalWeights {
+        EvalWeights::derived(Variant::Chess.game()).with_values(&[0; EvalWeights::COUNT])
+    }
+
+    /// The players' chess scores of a FEN, evaluated with `weights`.
+    fn chess_scores(weights: EvalWeights) -> impl Fn(&str) -> [i32; MAX_PLAYERS] {
+        let t = EvalTables::build(Variant::Chess.game(), &weights);
+        move |fen| {
+            let pos = Position::from_fen(Variant::Chess, fen).unwrap();
+            evaluate_in(&t, &pos, &mut ReachCache::default())
+        }
+    }
+
     #[test]
     fn passed_pawns_get_their_bonus_by_distance_to_promotion() {
-        let zero =
-            EvalWeights::derived(Variant::Chess.game()).with_values(&[0; EvalWeights::COUNT]);
-        let weights = EvalWeights {
+        let scores = chess_scores(EvalWeights {
             passed: [10, 20, 30, 40],
-            ..zero
-        };
-        let t = EvalTables::build(Variant::Chess.game(), &weights);
+            ..zero_chess_weights()
+        });
         let passed = |fen: &str| {
-            let pos = Position::from_fen(Variant::Chess, fen).unwrap();
-            let scores = evaluate_in(&t, &pos, &mut ReachCache::default());
-            (scores[0], scores[1])
+            let [white, black, _] = scores(fen);
+            (white, black)
         };
         // Alone: by distance, 4 or more steps alike.
         assert_eq!(passed("4k3/4P3/8/8/8/8/8/4K3 w - - 0 1"), (10, 0));
@@ -909,18 +919,12 @@ mod tests {
 
     #[test]
     fn doubled_pawns_pay_and_guarded_pawns_gain() {
-        let zero =
-            EvalWeights::derived(Variant::Chess.game()).with_values(&[0; EvalWeights::COUNT]);
-        let weights = EvalWeights {
+        let scores = chess_scores(EvalWeights {
             pawn_doubled: 15,
             pawn_supported: 10,
-            ..zero
-        };
-        let t = EvalTables::build(Variant::Chess.game(), &weights);
-        let white = |fen: &str| {
-            let pos = Position::from_fen(Variant::Chess, fen).unwrap();
-            evaluate_in(&t, &pos, &mut ReachCache::default())[0]
-        };
+            ..zero_chess_weights()
+        });
+        let white = |fen: &str| scores(fen)[0];
         // Alone, a pawn neither pays nor gains.
         assert_eq!(white("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"), 0);
         // Two on a file: the one behind has the other on its way.
@@ -937,21 +941,15 @@ mod tests {
 
     #[test]
     fn kings_want_shelter_in_the_middlegame_and_the_centre_in_the_endgame() {
-        let zero =
-            EvalWeights::derived(Variant::Chess.game()).with_values(&[0; EvalWeights::COUNT]);
-        let weights = EvalWeights {
+        let scores = chess_scores(EvalWeights {
             king_shelter: 10,
             king_centre: KingCentre {
                 middle: 64,
                 end: 32,
             },
-            ..zero
-        };
-        let t = EvalTables::build(Variant::Chess.game(), &weights);
-        let white = |fen: &str| {
-            let pos = Position::from_fen(Variant::Chess, fen).unwrap();
-            evaluate_in(&t, &pos, &mut ReachCache::default())[0]
-        };
+            ..zero_chess_weights()
+        });
+        let white = |fen: &str| scores(fen)[0];
         // Against a full army: h1 is the least central cell (9 cells
         // within two king steps, the centre has 25) with two pawns next to
         // it; g1 (12 cells) is 3/16 of the way in, with three.
@@ -970,18 +968,14 @@ mod tests {
 
     #[test]
     fn two_bishops_and_the_move_get_their_bonus() {
-        let zero =
-            EvalWeights::derived(Variant::Chess.game()).with_values(&[0; EvalWeights::COUNT]);
-        let weights = EvalWeights {
+        let all = chess_scores(EvalWeights {
             bishop_pair: 50,
             tempo: 7,
-            ..zero
-        };
-        let t = EvalTables::build(Variant::Chess.game(), &weights);
+            ..zero_chess_weights()
+        });
         let scores = |fen: &str| {
-            let pos = Position::from_fen(Variant::Chess, fen).unwrap();
-            let scores = evaluate_in(&t, &pos, &mut ReachCache::default());
-            (scores[0], scores[1])
+            let [white, black, _] = all(fen);
+            (white, black)
         };
         assert_eq!(scores("2b1k3/8/8/8/8/8/8/2B1KB2 w - - 0 1"), (57, 0));
         assert_eq!(scores("2b1kb2/8/8/8/8/8/8/2B1KB2 b - - 0 1"), (50, 57));
