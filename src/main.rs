@@ -182,6 +182,10 @@ struct TuneArgs {
     /// About how far one step moves a weight, in centipawns.
     #[arg(long, default_value_t = 1.0, value_parser = tune_rate)]
     rate: f64,
+    /// Ridge penalty that holds the weights near their starting values:
+    /// this much loss per weight 100 centipawns away (0: none).
+    #[arg(long, default_value_t = 0.0, value_parser = tune_prior)]
+    prior: f64,
     /// Fit only these weights (names, or groups such as `material` or
     /// `passed`); the others keep their starting values [default: all].
     #[arg(long, value_delimiter = ',')]
@@ -211,6 +215,19 @@ fn tune_lambda(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Largest ridge penalty of `triskel tune`.
+const MAX_TUNE_PRIOR: f64 = 1000.0;
+
+/// Reads `--prior`: a number from 0 up to [`MAX_TUNE_PRIOR`].
+fn tune_prior(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(prior) if (0.0..=MAX_TUNE_PRIOR).contains(&prior) => Ok(prior),
+        _ => Err(format!(
+            "'{text}': expected a number from 0 to {MAX_TUNE_PRIOR}"
+        )),
+    }
+}
+
 /// Reads `--rate`: a positive number of centipawns up to [`MAX_TUNE_RATE`].
 fn tune_rate(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -225,7 +242,7 @@ impl TuneArgs {
     /// `triskel tune`.
     fn run(self) -> Result<(), String> {
         let variant = playable_variant(&self.variant)?;
-        let mut plan = FitPlan::new(self.lambda, self.epochs, self.rate);
+        let mut plan = FitPlan::new(self.lambda, self.epochs, self.rate).with_prior(self.prior);
         if !self.only.is_empty() {
             plan = plan
                 .only(&self.only)
@@ -275,7 +292,7 @@ impl TuneArgs {
         eprintln!();
         let data: Vec<String> = self.data.iter().map(|p| p.display().to_string()).collect();
         let header = format!(
-            "# triskel tune --variant {variant} --data {}{}{} --lambda {} --epochs {} --rate {}\n\
+            "# triskel tune --variant {variant} --data {}{}{} --lambda {} --epochs {} --rate {} --prior {}\n\
              # {} positions; K {:.6} per centipawn; loss {:.6} with the starting weights, {:.6} fitted\n",
             data.join(" "),
             self.weights
@@ -290,6 +307,7 @@ impl TuneArgs {
             self.lambda,
             self.epochs,
             self.rate,
+            self.prior,
             dataset.len(),
             fit.target.k,
             fit.loss_before,

@@ -17,7 +17,10 @@
 //! search's score in the data predicts (`lambda` · result + (1 −
 //! `lambda`) · search). `K` is fitted first to the starting weights and
 //! the results alone (it turns centipawns into results), then the weights
-//! by Adam over full batches on all threads.
+//! by Adam over full batches on all threads. A `prior` above 0 adds a
+//! ridge penalty that holds the weights near their starting values: with
+//! correlated terms and data from fast games, a fit free to wander can
+//! predict the results better and play worse.
 
 use crate::datagen::Sample;
 use crate::game::Variant;
@@ -39,6 +42,10 @@ const K_RANGE: (f64, f64) = (1e-5, 1.0);
 
 /// Steps of the golden-section search for `K`.
 const K_STEPS: usize = 60;
+
+/// The deviation from its starting value (centipawns) at which a weight
+/// pays the prior's full penalty: `prior · (deviation / PRIOR_SCALE)²`.
+const PRIOR_SCALE: f64 = 100.0;
 
 /// Adam's decay rates of the gradient's mean and of its square, and the
 /// term that keeps its step finite.
@@ -95,6 +102,9 @@ pub struct FitPlan {
     pub epochs: usize,
     /// About how far one step moves a weight, in centipawns.
     pub rate: f64,
+    /// The ridge penalty per moving weight that strays [`PRIOR_SCALE`]
+    /// centipawns from its starting value (0: none).
+    pub prior: f64,
     /// Which weights move, in [`EvalWeights::named`]'s order (the others
     /// keep their starting values).
     moving: [bool; EvalWeights::COUNT],
@@ -107,8 +117,32 @@ impl FitPlan {
             lambda,
             epochs,
             rate,
+            prior: 0.0,
             moving: [true; EvalWeights::COUNT],
         }
+    }
+
+    /// The plan with the ridge penalty `prior` (see [`FitPlan::prior`]).
+    pub fn with_prior(mut self, prior: f64) -> FitPlan {
+        self.prior = prior;
+        self
+    }
+
+    /// The ridge penalty of `weights` that started at `start`: `prior`
+    /// times the squared deviation, in [`PRIOR_SCALE`]s, of each moving
+    /// weight.
+    pub fn penalty(&self, weights: &[f64], start: &[f64]) -> f64 {
+        self.moving
+            .iter()
+            .zip(weights.iter().zip(start))
+            .filter(|(moving, _)| **moving)
+            .map(|(_, (w, s))| self.prior * ((w - s) / PRIOR_SCALE).powi(2))
+            .sum()
+    }
+
+    /// The slope of [`FitPlan::penalty`] along weight `i`.
+    fn penalty_slope(&self, i: usize, weights: &[f64], start: &[f64]) -> f64 {
+        2.0 * self.prior * (weights[i] - start[i]) / PRIOR_SCALE.powi(2)
     }
 
     /// The plan moving only the weights named by `groups`: a weight's
@@ -265,7 +299,8 @@ impl Dataset {
     }
 
     /// Fits the weights from `start` as `plan` says: `K` first, then the
-    /// steps of Adam; `progress` hears of the epoch and the loss every so
+    /// steps of Adam on the loss plus the plan's ridge penalty; `progress`
+    /// hears of the epoch and the loss (without the penalty) every so
     /// often.
     pub fn fit(
         &self,
@@ -289,6 +324,7 @@ impl Dataset {
             lambda,
         };
         let loss_before = self.loss(&weights, target);
+        let starting = weights.clone();
         let mut mean = vec![0.0; weights.len()];
         let mut square = vec![0.0; weights.len()];
         let report_every = (epochs / 20).max(1);
@@ -296,8 +332,9 @@ impl Dataset {
             let gradient = self.gradient(&weights, target);
             let t = epoch as i32;
             for i in (0..weights.len()).filter(|&i| plan.moving[i]) {
-                mean[i] = ADAM_BETA1 * mean[i] + (1.0 - ADAM_BETA1) * gradient[i];
-                square[i] = ADAM_BETA2 * square[i] + (1.0 - ADAM_BETA2) * gradient[i].powi(2);
+                let gradient = gradient[i] + plan.penalty_slope(i, &weights, &starting);
+                mean[i] = ADAM_BETA1 * mean[i] + (1.0 - ADAM_BETA1) * gradient;
+                square[i] = ADAM_BETA2 * square[i] + (1.0 - ADAM_BETA2) * gradient.powi(2);
                 let mean_hat = mean[i] / (1.0 - ADAM_BETA1.powi(t));
                 let square_hat = square[i] / (1.0 - ADAM_BETA2.powi(t));
                 weights[i] -= rate * mean_hat / (square_hat.sqrt() + ADAM_EPSILON);
@@ -501,6 +538,52 @@ mod tests {
             fit.loss_before,
             fit.loss_after
         );
+    }
+
+    #[test]
+    fn a_prior_holds_the_weights_near_their_start() {
+        let text = data(Variant::Chess, &[1.0, 0.0]);
+        let dataset = Dataset::read(Variant::Chess, &text).unwrap();
+        let start = EvalWeights::of(Variant::Chess);
+        let values = |w: &EvalWeights| -> Vec<f64> {
+            w.named().into_iter().map(|(_, v)| f64::from(v)).collect()
+        };
+        let free_plan = FitPlan::new(1.0, 200, 2.0);
+        let held_plan = free_plan.clone().with_prior(1.0);
+        let free = dataset.fit(&start, &free_plan, &mut |_, _| {});
+        let held = dataset.fit(&start, &held_plan, &mut |_, _| {});
+        let strayed = |fit: &Fit| held_plan.penalty(&values(&fit.weights), &values(&start));
+        assert!(strayed(&free) > 0.0, "the free fit moves the weights");
+        assert!(
+            strayed(&held) < strayed(&free),
+            "held {} against free {}",
+            strayed(&held),
+            strayed(&free)
+        );
+        assert!(
+            held.loss_after < held.loss_before,
+            "the held fit still learns"
+        );
+    }
+
+    #[test]
+    fn the_penalty_slope_is_the_slope_of_the_penalty() {
+        let plan = FitPlan::new(1.0, 1, 1.0).with_prior(0.3);
+        let start = vec![10.0; EvalWeights::COUNT];
+        let weights: Vec<f64> = (0..EvalWeights::COUNT).map(|i| 3.0 * i as f64).collect();
+        assert_eq!(plan.penalty(&start, &start), 0.0);
+        let step = 1e-3;
+        for i in 0..weights.len() {
+            let (mut up, mut down) = (weights.clone(), weights.clone());
+            up[i] += step;
+            down[i] -= step;
+            let slope = (plan.penalty(&up, &start) - plan.penalty(&down, &start)) / (2.0 * step);
+            let exact = plan.penalty_slope(i, &weights, &start);
+            assert!(
+                (slope - exact).abs() < 1e-6,
+                "weight {i}: {slope} against {exact}"
+            );
+        }
     }
 
     #[test]

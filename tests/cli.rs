@@ -357,7 +357,7 @@ fn tune_writes_weights_fitted_to_the_data() {
         let command = lines.next().unwrap_or("");
         assert!(
             command.starts_with(&format!("# triskel tune --variant {variant} --data "))
-                && command.ends_with("--lambda 1 --epochs 50 --rate 1"),
+                && command.ends_with("--lambda 1 --epochs 50 --rate 1 --prior 0"),
             "{text}"
         );
         let summary = lines.next().unwrap_or("");
@@ -420,6 +420,16 @@ fn tune_errors_are_clear_and_fail() {
             &["tune", "--data", bad_path, "--lambda", "2"],
             USAGE_ERROR,
             "2",
+        ),
+        (
+            &["tune", "--data", bad_path, "--prior=-0.5"],
+            USAGE_ERROR,
+            "-0.5",
+        ),
+        (
+            &["tune", "--data", bad_path, "--prior", "inf"],
+            USAGE_ERROR,
+            "inf",
         ),
         (
             &["tune", "--data", bad_path, "--only", "material,nothing"],
