@@ -45,7 +45,7 @@ const K_STEPS: usize = 60;
 
 /// The deviation from its starting value (centipawns) at which a weight
 /// pays the prior's full penalty: `prior · (deviation / PRIOR_SCALE)²`.
-const PRIOR_SCALE: f64 = 100.0;
+pub const PRIOR_SCALE: f64 = 100.0;
 
 /// Adam's decay rates of the gradient's mean and of its square, and the
 /// term that keeps its step finite.
