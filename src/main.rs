@@ -207,25 +207,25 @@ const MAX_TUNE_EPOCHS: usize = 1_000_000;
 /// Largest step size of `triskel tune`, in centipawns.
 const MAX_TUNE_RATE: f64 = 1000.0;
 
+/// Reads a number from 0 to `highest`.
+fn number_up_to(text: &str, highest: f64) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(number) if (0.0..=highest).contains(&number) => Ok(number),
+        _ => Err(format!("'{text}': expected a number from 0 to {highest}")),
+    }
+}
+
 /// Reads `--lambda`: a number from 0 to 1.
 fn tune_lambda(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(lambda) if (0.0..=1.0).contains(&lambda) => Ok(lambda),
-        _ => Err(format!("'{text}': expected a number from 0 to 1")),
-    }
+    number_up_to(text, 1.0)
 }
 
 /// Largest ridge penalty of `triskel tune`.
 const MAX_TUNE_PRIOR: f64 = 1000.0;
 
-/// Reads `--prior`: a number from 0 up to [`MAX_TUNE_PRIOR`].
+/// Reads `--prior`: a number from 0 to [`MAX_TUNE_PRIOR`].
 fn tune_prior(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(prior) if (0.0..=MAX_TUNE_PRIOR).contains(&prior) => Ok(prior),
-        _ => Err(format!(
-            "'{text}': expected a number from 0 to {MAX_TUNE_PRIOR}"
-        )),
-    }
+    number_up_to(text, MAX_TUNE_PRIOR)
 }
 
 /// Reads `--rate`: a positive number of centipawns up to [`MAX_TUNE_RATE`].
