@@ -242,10 +242,18 @@ impl TuneArgs {
     /// `triskel tune`.
     fn run(self) -> Result<(), String> {
         let variant = playable_variant(&self.variant)?;
+        let mut start = EvalWeights::of(variant);
+        if let Some(path) = &self.weights {
+            let text = std::fs::read_to_string(path)
+                .map_err(|why| format!("--weights {}: {why}", path.display()))?;
+            start = start
+                .read(&text)
+                .map_err(|why| format!("--weights {}: {why}", path.display()))?;
+        }
         let mut plan = FitPlan::new(self.lambda, self.epochs, self.rate).with_prior(self.prior);
         if !self.only.is_empty() {
             plan = plan
-                .only(&self.only)
+                .only(&self.only, &start)
                 .map_err(|why| format!("--only {why}"))?;
         }
         let pool = thread_pool(self.threads)?;
@@ -272,14 +280,6 @@ impl TuneArgs {
             dataset.len(),
             started.elapsed().as_secs()
         );
-        let mut start = EvalWeights::of(variant);
-        if let Some(path) = &self.weights {
-            let text = std::fs::read_to_string(path)
-                .map_err(|why| format!("--weights {}: {why}", path.display()))?;
-            start = start
-                .read(&text)
-                .map_err(|why| format!("--weights {}: {why}", path.display()))?;
-        }
         let fit = pool.install(|| {
             dataset.fit(&start, &plan, &mut |epoch, loss| {
                 eprint!(

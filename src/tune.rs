@@ -4,10 +4,14 @@
 //!
 //! The evaluation is linear in its weights, so a position's score per
 //! player is the dot product of the weights with the position's features
-//! (plus a part no weight moves: Star's captured points). The features are
-//! read off the evaluation itself, not from a second one written for the
-//! tuner: the score with one weight at [`PROBE`] and the others at 0,
-//! less the score with all at 0, divided by [`PROBE`].
+//! (plus a part no weight moves: Star's captured points). The features of
+//! the terms are read off the evaluation itself, not from a second one
+//! written for the tuner: the score with one weight at [`PROBE`] and the
+//! others at 0, less the score with all at 0, divided by [`PROBE`]. The
+//! learnt piece-square values, a thousand and more per game, are too many
+//! to probe: their features are the player's pieces, each on its cell of
+//! the first army's view ([`EvalTables::frame`]), weighed by the player's
+//! game phase ([`Phases`]) as the evaluation weighs them.
 //!
 //! The model: each player's predicted share of the points is the softmax
 //! of `K · score` over the players in the game (for two players, the
@@ -22,11 +26,12 @@
 //! correlated terms and data from fast games, a fit free to wander can
 //! predict the results better and play worse.
 
+use crate::bitboard::Bitboard;
 use crate::datagen::Sample;
 use crate::game::Variant;
 use crate::position::Position;
-use crate::search::eval::{EvalTables, ReachCache, evaluate_in};
-use crate::search::weights::EvalWeights;
+use crate::search::eval::{EvalTables, Phases, ReachCache, evaluate_in};
+use crate::search::weights::{EvalWeights, SquareWeights};
 use crate::types::MAX_PLAYERS;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
@@ -58,7 +63,15 @@ const ADAM_EPSILON: f64 = 1e-8;
 /// score of it (as an absolute score: see [`seats`]).
 #[derive(Clone, Debug)]
 struct Seat {
+    /// The features of the terms' weights (the first [`EvalWeights::COUNT`]).
     features: [f32; EvalWeights::COUNT],
+    /// The player's pieces as places of the learnt piece-square values
+    /// ([`SquareWeights::index`]).
+    squares: Vec<u16>,
+    /// How far the player's phase is towards the endgame (0: full
+    /// middlegame, 1: bare endgame): the feature of a piece's endgame
+    /// value, 1 less it that of its middlegame value.
+    endgame: f32,
     fixed: f32,
     share: f32,
     searched: f32,
@@ -106,8 +119,8 @@ pub struct FitPlan {
     /// centipawns from its starting value (0: none).
     pub prior: f64,
     /// Which weights move, in [`EvalWeights::named`]'s order (the others
-    /// keep their starting values).
-    moving: [bool; EvalWeights::COUNT],
+    /// keep their starting values); none: all.
+    moving: Option<Vec<bool>>,
 }
 
 impl FitPlan {
@@ -118,7 +131,7 @@ impl FitPlan {
             epochs,
             rate,
             prior: 0.0,
-            moving: [true; EvalWeights::COUNT],
+            moving: None,
         }
     }
 
@@ -132,12 +145,18 @@ impl FitPlan {
     /// times the squared deviation, in [`PRIOR_SCALE`]s, of each moving
     /// weight.
     pub fn penalty(&self, weights: &[f64], start: &[f64]) -> f64 {
-        self.moving
+        weights
             .iter()
-            .zip(weights.iter().zip(start))
-            .filter(|(moving, _)| **moving)
+            .zip(start)
+            .enumerate()
+            .filter(|&(i, _)| self.moves(i))
             .map(|(_, (w, s))| self.prior * ((w - s) / PRIOR_SCALE).powi(2))
             .sum()
+    }
+
+    /// Whether weight `i` moves.
+    fn moves(&self, i: usize) -> bool {
+        self.moving.as_ref().is_none_or(|moving| moving[i])
     }
 
     /// The slope of [`FitPlan::penalty`] along weight `i`.
@@ -145,27 +164,31 @@ impl FitPlan {
         2.0 * self.prior * (weights[i] - start[i]) / PRIOR_SCALE.powi(2)
     }
 
-    /// The plan moving only the weights named by `groups`: a weight's
-    /// name (`king_danger`) or the part before its dot (`material` for
-    /// `material.pawn` and the other kinds).
-    pub fn only(mut self, groups: &[String]) -> Result<FitPlan, String> {
-        let names = EvalWeights::derived(Variant::CLASSICAL.game()).named();
+    /// The plan moving only those of `weights` named by `groups`: a
+    /// weight's name (`king_danger`) or the first parts of names, up to a
+    /// dot (`material` for `material.pawn` and the other kinds,
+    /// `square.end.king` for the king's endgame piece-square values).
+    pub fn only(mut self, groups: &[String], weights: &EvalWeights) -> Result<FitPlan, String> {
+        let names = weights.named();
         for group in groups {
             if !names.iter().any(|(name, _)| in_group(name, group)) {
                 return Err(format!("'{group}': no weight is called so or starts so"));
             }
         }
-        for (moving, (name, _)) in self.moving.iter_mut().zip(&names) {
-            *moving = groups.iter().any(|group| in_group(name, group));
-        }
+        let moving = names
+            .iter()
+            .map(|(name, _)| groups.iter().any(|group| in_group(name, group)))
+            .collect();
+        self.moving = Some(moving);
         Ok(self)
     }
 }
 
-/// Whether the weight `name` is in `group`: its name, or its name's part
-/// before the dot.
+/// Whether the weight `name` is in `group`: its name, or its name's first
+/// parts up to a dot.
 fn in_group(name: &str, group: &str) -> bool {
-    name == group || name.split('.').next() == Some(group)
+    name.strip_prefix(group)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
 }
 
 /// What one fit did.
@@ -187,6 +210,7 @@ impl Dataset {
     pub fn read(variant: Variant, text: &str) -> Result<Dataset, String> {
         let game = variant.game();
         let zero = EvalWeights::derived(game).with_values(&[0; EvalWeights::COUNT]);
+        let squares = &zero.squares;
         let fixed_tables = EvalTables::build(game, &zero);
         let probes: Vec<EvalTables> = (0..EvalWeights::COUNT)
             .map(|i| {
@@ -207,7 +231,7 @@ impl Dataset {
                     .map_err(|why| format!("line {}: {why}", number + 1))?;
                 let pos = Position::from_fen(variant, &sample.position)
                     .map_err(|why| format!("line {}: {why}", number + 1))?;
-                Ok(seats(&pos, &sample, &fixed_tables, &probes))
+                Ok(seats(&pos, &sample, &fixed_tables, &probes, squares))
             })
             .collect::<Result<Vec<_>, String>>()?;
         Ok(Dataset { positions })
@@ -253,7 +277,7 @@ impl Dataset {
             .positions
             .par_iter()
             .fold(
-                || vec![0.0; EvalWeights::COUNT],
+                || vec![0.0; weights.len()],
                 |mut gradient, seats| {
                     let q = predicted_shares(seats, weights, k);
                     let errors: ArrayVec<f64, MAX_PLAYERS> = q
@@ -265,15 +289,13 @@ impl Dataset {
                     let mean_error: f64 = errors.iter().zip(&q).map(|(e, q)| e * q).sum();
                     for ((seat, &q), e) in seats.iter().zip(&q).zip(&errors) {
                         let by_score = 2.0 * k * q * (e - mean_error);
-                        for (g, &f) in gradient.iter_mut().zip(&seat.features) {
-                            *g += by_score * f64::from(f);
-                        }
+                        seat.each_feature(weights.len(), |i, f| gradient[i] += by_score * f);
                     }
                     gradient
                 },
             )
             .reduce(
-                || vec![0.0; EvalWeights::COUNT],
+                || vec![0.0; weights.len()],
                 |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
             );
         let n = self.positions.len().max(1) as f64;
@@ -331,7 +353,7 @@ impl Dataset {
         for epoch in 1..=epochs {
             let gradient = self.gradient(&weights, target);
             let t = epoch as i32;
-            for i in (0..weights.len()).filter(|&i| plan.moving[i]) {
+            for i in (0..weights.len()).filter(|&i| plan.moves(i)) {
                 let gradient = gradient[i] + plan.penalty_slope(i, &weights, &starting);
                 mean[i] = ADAM_BETA1 * mean[i] + (1.0 - ADAM_BETA1) * gradient;
                 square[i] = ADAM_BETA2 * square[i] + (1.0 - ADAM_BETA2) * gradient.powi(2);
@@ -370,8 +392,14 @@ fn seats(
     sample: &Sample,
     fixed_tables: &EvalTables,
     probes: &[EvalTables],
+    squares: &SquareWeights,
 ) -> ArrayVec<Seat, MAX_PLAYERS> {
     let in_game = pos.state().in_game;
+    let mut own = [Bitboard::EMPTY; MAX_PLAYERS];
+    for p in in_game.iter() {
+        own[p.index()] = pos.pieces_of(p);
+    }
+    let phases = Phases::of(pos, &own);
     let fixed = evaluate_in(fixed_tables, pos, &mut ReachCache::default());
     let probed: Vec<[i32; MAX_PLAYERS]> = probes
         .iter()
@@ -394,8 +422,21 @@ fn seats(
             } else {
                 1.0 / players
             };
+            let squares = own[p]
+                .into_iter()
+                .filter_map(|c| {
+                    let piece = pos.piece_at(c)?;
+                    let frame = fixed_tables.frame(piece.army(), c);
+                    Some(squares.index(piece.kind(), frame) as u16)
+                })
+                .collect();
+            let endgame = phases.as_ref().map_or(0.0, |phases| {
+                (phases.full - phases.middle[p]) as f32 / phases.full as f32
+            });
             Seat {
                 features,
+                squares,
+                endgame,
                 fixed: fixed[p] as f32,
                 share: share as f32,
                 searched: (f64::from(sample.scores[p].1) * absolute) as f32,
@@ -404,18 +445,35 @@ fn seats(
         .collect()
 }
 
+impl Seat {
+    /// Calls `visit` with the place and value of each of the seat's
+    /// features that is not 0 as such, among `len` weights (the terms',
+    /// then the middlegame piece-square values, then the endgame ones).
+    #[inline(always)]
+    fn each_feature(&self, len: usize, mut visit: impl FnMut(usize, f64)) {
+        for (i, &f) in self.features.iter().enumerate() {
+            visit(i, f64::from(f));
+        }
+        let end_offset = (len - EvalWeights::COUNT) / 2;
+        let endgame = f64::from(self.endgame);
+        for &square in &self.squares {
+            let middle = EvalWeights::COUNT + usize::from(square);
+            visit(middle, 1.0 - endgame);
+            visit(middle + end_offset, endgame);
+        }
+    }
+
+    /// The seat's score with `weights`.
+    fn score(&self, weights: &[f64]) -> f64 {
+        let mut dot = f64::from(self.fixed);
+        self.each_feature(weights.len(), |i, f| dot += f * weights[i]);
+        dot
+    }
+}
+
 /// Each seat's predicted share: the softmax of `k` times its score.
 fn predicted_shares(seats: &[Seat], weights: &[f64], k: f64) -> ArrayVec<f64, MAX_PLAYERS> {
-    let scores = seats.iter().map(|seat| {
-        let dot: f64 = seat
-            .features
-            .iter()
-            .zip(weights)
-            .map(|(&f, w)| f64::from(f) * w)
-            .sum();
-        k * (dot + f64::from(seat.fixed))
-    });
-    softmax(scores)
+    softmax(seats.iter().map(|seat| k * seat.score(weights)))
 }
 
 /// The softmax of `values` (at most one per player).
@@ -457,8 +515,10 @@ mod tests {
             let text = data(variant, &points);
             let dataset = Dataset::read(variant, &text).unwrap();
             assert!(!dataset.is_empty(), "{variant}");
-            // The game's own weights, and the same with other passed-pawn
-            // weights and the terms it weighs 0 (bishop pair, tempo) scored.
+            // The game's own weights; the same with other passed-pawn
+            // weights and the terms it weighs 0 (bishop pair, tempo)
+            // scored; and with learnt piece-square values that differ by
+            // kind, cell and phase.
             let own = EvalWeights::of(variant);
             let passed = EvalWeights {
                 passed: [50, 40, 30, 20],
@@ -466,7 +526,18 @@ mod tests {
                 tempo: 10,
                 ..own.clone()
             };
-            for weights in [own, passed] {
+            let mut squared = own.clone();
+            for (i, (middle, end)) in squared
+                .squares
+                .middle
+                .iter_mut()
+                .zip(&mut squared.squares.end)
+                .enumerate()
+            {
+                *middle = (i * 37 % 41) as i32 - 20;
+                *end = (i * 53 % 61) as i32 - 30;
+            }
+            for weights in [own, passed, squared] {
                 let tables = EvalTables::build(variant.game(), &weights);
                 let values: Vec<f64> = weights
                     .named()
@@ -479,15 +550,10 @@ mod tests {
                     let pos = Position::from_fen(variant, &sample.position).unwrap();
                     let scores = evaluate_in(&tables, &pos, &mut ReachCache::default());
                     for (p, seat) in pos.state().in_game.iter().zip(seats) {
-                        let dot: f64 = seat
-                            .features
-                            .iter()
-                            .zip(&values)
-                            .map(|(&f, w)| f64::from(f) * w)
-                            .sum::<f64>()
-                            + f64::from(seat.fixed);
-                        // The centre bonus is rounded per piece in the tables.
-                        let pieces = pos.pieces_of(p).count() as f64;
+                        let dot = seat.score(&values);
+                        // The centre bonus is rounded per piece in the
+                        // tables, the blend of the phases once.
+                        let pieces = pos.pieces_of(p).count() as f64 + 1.0;
                         let score = f64::from(scores[p.index()]);
                         assert!(
                             (dot - score).abs() <= pieces,
@@ -592,7 +658,7 @@ mod tests {
         let dataset = Dataset::read(Variant::Chess, &text).unwrap();
         let start = EvalWeights::of(Variant::Chess);
         let plan = FitPlan::new(1.0, 100, 2.0)
-            .only(&["material".to_string(), "king_danger".to_string()])
+            .only(&["material".to_string(), "king_danger".to_string()], &start)
             .unwrap();
         let fit = dataset.fit(&start, &plan, &mut |_, _| {});
         for ((name, before), (_, after)) in start.named().into_iter().zip(fit.weights.named()) {
@@ -601,11 +667,14 @@ mod tests {
             }
         }
         assert_ne!(fit.weights.material, start.material, "the material moves");
-        assert!(
-            FitPlan::new(1.0, 1, 1.0)
-                .only(&["materia".to_string()])
-                .is_err()
-        );
+        for wrong in ["materia", "material.", "square.middle.kni"] {
+            assert!(
+                FitPlan::new(1.0, 1, 1.0)
+                    .only(&[wrong.to_string()], &start)
+                    .is_err(),
+                "{wrong}"
+            );
+        }
     }
 
     #[test]

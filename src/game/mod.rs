@@ -4,6 +4,7 @@
 //! Each game's file under `variants/` fills one in; nothing here runs a
 //! rule.
 
+pub mod frames;
 pub mod outcome;
 pub mod zobrist;
 

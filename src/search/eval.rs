@@ -4,13 +4,15 @@
 //! progress towards the pawn's promotion cells, pawn structure (passed
 //! pawns, pawns with another of their player's on their way, pawns
 //! guarded by a pawn of their army), danger around the king, and the
-//! king's shelter and centralisation by phase. Star adds the material
+//! king's shelter and centralisation by phase, and the learnt
+//! piece-square values blended by phase. Star adds the material
 //! each player has captured, which counts for its final points. The score
 //! is linear in the weights, which is what the tuner ([`crate::tune`])
 //! relies on.
 
 use super::weights::{self, EvalWeights, KingCentre};
 use crate::bitboard::Bitboard;
+use crate::game::frames::{ArmyFrames, army_frames};
 use crate::game::{Game, Variant};
 use crate::geometry::{PerCell, SliderClass, per_cell};
 use crate::position::KnownReaches;
@@ -68,6 +70,14 @@ pub struct EvalTables {
     /// [`EvalTables::quiet_gain_bound`] by [`Piece::index`] and cell.
     quiet_gain_bounds: Box<[[i32; MAX_CELLS]; Piece::SLOTS]>,
     king_zone: PerCell<Bitboard>,
+    /// Each army's cells carried onto the first army's view, where the
+    /// learnt piece-square values are kept.
+    frames: ArmyFrames,
+    /// The learnt endgame piece-square value less the middlegame one (which
+    /// [`EvalTables::piece_square`] holds), by [`Piece::index`] and cell.
+    square_ends: Box<[[i32; MAX_CELLS]; Piece::SLOTS]>,
+    /// Whether some of `square_ends` is not 0.
+    tapered: bool,
 }
 
 /// Builds every game's board tables and evaluation tables now, so that no
@@ -112,17 +122,27 @@ impl EvalTables {
         let pawn_ways: [PerCell<Bitboard>; MAX_PLAYERS] =
             std::array::from_fn(|a| pawn_ways(game, Army::new(a)));
         let king_zone = per_cell(n, |c| game.king_steps(c).with(c));
+        let frames =
+            army_frames(game, &Position::start(game.variant)).unwrap_or_else(|why| panic!("{why}"));
+        let squares = &weights.squares;
         let mut piece_squares = Box::new([[0; MAX_CELLS]; Piece::SLOTS]);
+        let mut square_ends = Box::new([[0; MAX_CELLS]; Piece::SLOTS]);
         for army in (0..MAX_PLAYERS).map(Army::new) {
             for kind in PieceKind::ALL {
                 let piece = Piece::new(army, kind);
-                for (c, square) in piece_squares[piece.index()].iter_mut().enumerate() {
+                for c in (0..n).map(|i| Cell::new(i as u8)) {
                     let progress = if kind == PieceKind::Pawn {
-                        pawn_progress[army.index()][c]
+                        pawn_progress[army.index()][c.index()]
                     } else {
                         0
                     };
-                    *square = values[kind.index()] + centre[kind.index()][c] + progress;
+                    let learnt = squares.index(kind, frames[army.index()][c.index()]);
+                    piece_squares[piece.index()][c.index()] = values[kind.index()]
+                        + centre[kind.index()][c.index()]
+                        + progress
+                        + squares.middle[learnt];
+                    square_ends[piece.index()][c.index()] =
+                        squares.end[learnt] - squares.middle[learnt];
                 }
             }
         }
@@ -146,7 +166,16 @@ impl EvalTables {
             piece_squares,
             quiet_gain_bounds,
             king_zone,
+            frames,
+            square_ends,
+            tapered: squares.tapered(),
         }
+    }
+
+    /// The cell of the first army's view that `cell` is for `army` (where
+    /// the learnt piece-square values of its pieces there are kept).
+    pub fn frame(&self, army: Army, cell: Cell) -> Cell {
+        self.frames[army.index()][cell.slot()]
     }
 }
 
@@ -557,7 +586,12 @@ impl ReachCache {
             score[b] -= t.king_danger * attacks_b;
         }
         score[pos.to_move().index()] += t.tempo;
-        king_safety(t, pos, &own, &mut score);
+        if let Some(phases) = Phases::of(pos, &own) {
+            king_safety(t, pos, &own, &phases, &mut score);
+            if t.tapered {
+                endgame_squares(t, pos, &own, &phases, &mut score);
+            }
+        }
         pawn_structure(t, pos, &own, &mut score);
         score
     }
@@ -660,45 +694,89 @@ impl ReachCache {
     }
 }
 
+/// Each player's game phase, as the enemies' officers give it.
+pub struct Phases {
+    /// Per player in the game, the phase units of its enemies' officers,
+    /// counted up to `full`.
+    pub middle: [i32; MAX_PLAYERS],
+    /// The units of full middlegame: [`PHASE_UNITS_PER_ARMY`] per enemy.
+    pub full: i32,
+}
+
+impl Phases {
+    /// The phases of the players in the game in `pos` (`own`: each
+    /// player's pieces), if it has enemies for them.
+    pub fn of(pos: &Position, own: &[Bitboard; MAX_PLAYERS]) -> Option<Phases> {
+        let players = pos.state().in_game;
+        let enemies = players.count() as i32 - 1;
+        if enemies <= 0 {
+            return None;
+        }
+        let mut units = [0; MAX_PLAYERS];
+        for kind in PieceKind::OFFICERS {
+            let of_kind = pos.kind(kind);
+            for p in players.iter() {
+                units[p.index()] +=
+                    PHASE_UNITS[kind.index()] * (of_kind & own[p.index()]).count() as i32;
+            }
+        }
+        let all_units: i32 = units.iter().sum();
+        let full = PHASE_UNITS_PER_ARMY * enemies;
+        Some(Phases {
+            middle: units.map(|own_units| (all_units - own_units).min(full)),
+            full,
+        })
+    }
+}
+
 /// Adds each player's king safety to `score`: its own pawns next to its
-/// king and its king's centralisation, weighed by the game's phase as the
-/// enemies' officers (`own`: each player's pieces) give it. In the
-/// middlegame the king wants shelter and the edge, in the endgame the
-/// centre.
+/// king and its king's centralisation, weighed by the game's `phases`
+/// (`own`: each player's pieces). In the middlegame the king wants
+/// shelter and the edge, in the endgame the centre.
 fn king_safety(
     t: &EvalTables,
     pos: &Position,
     own: &[Bitboard; MAX_PLAYERS],
+    phases: &Phases,
     score: &mut [i32; MAX_PLAYERS],
 ) {
-    let players = pos.state().in_game;
-    let enemies = players.count() as i32 - 1;
-    if enemies <= 0 {
-        return;
-    }
-    let mut units = [0; MAX_PLAYERS];
-    for kind in PieceKind::OFFICERS {
-        let of_kind = pos.kind(kind);
-        for p in players.iter() {
-            units[p.index()] +=
-                PHASE_UNITS[kind.index()] * (of_kind & own[p.index()]).count() as i32;
-        }
-    }
-    let all_units: i32 = units.iter().sum();
-    let full = PHASE_UNITS_PER_ARMY * enemies;
+    let full = phases.full;
     let pawns = pos.kind(PieceKind::Pawn);
-    for p in players.iter() {
+    for p in pos.state().in_game.iter() {
         let Some(king) = pos.king_of(p) else {
             continue;
         };
         let p = p.index();
-        let middle = (all_units - units[p]).min(full);
+        let middle = phases.middle[p];
         let centrality = t.king_centrality[king.slot()];
         let shelter = (t.king_zone[king.slot()] & pawns & own[p]).count() as i32;
         let middlegame =
             t.king_shelter * shelter * CENTRALITY_FULL - t.king_centre.middle * centrality;
         let endgame = t.king_centre.end * centrality;
         score[p] += (middlegame * middle + endgame * (full - middle)) / (full * CENTRALITY_FULL);
+    }
+}
+
+/// Adds to `score` the part of each player's learnt piece-square values
+/// that its phase (in `phases`) moves from the middlegame values towards
+/// the endgame ones (`own`: each player's pieces).
+fn endgame_squares(
+    t: &EvalTables,
+    pos: &Position,
+    own: &[Bitboard; MAX_PLAYERS],
+    phases: &Phases,
+    score: &mut [i32; MAX_PLAYERS],
+) {
+    for p in pos.state().in_game.iter() {
+        let p = p.index();
+        let towards_end: i32 = own[p]
+            .into_iter()
+            .filter_map(|c| {
+                let piece = pos.piece_at(c)?;
+                Some(t.square_ends[piece.index()][c.slot()])
+            })
+            .sum();
+        score[p] += towards_end * (phases.full - phases.middle[p]) / phases.full;
     }
 }
 
@@ -963,6 +1041,27 @@ mod tests {
         assert_eq!(
             white("3rk3/8/8/8/3K4/8/8/8 w - - 0 1"),
             (-64 * 2 + 32 * 10) / 12
+        );
+    }
+
+    #[test]
+    fn learnt_squares_are_shared_by_the_armies_and_blended_by_phase() {
+        let text = "square.middle.knight.e4 40\nsquare.end.knight.e4 10\n\
+                    square.middle.king.g1 30\nsquare.end.king.g1 -20\n";
+        let weights = zero_chess_weights().read(text).unwrap();
+        let scores = chess_scores(weights);
+        // A knight on its army's e4 (Black's e5), at full middlegame.
+        let full = "rnbqkbnr/8/8/8/4N3/8/8/R1BQKBNR w - - 0 1";
+        assert_eq!(scores(full)[0], 40);
+        let full_black = "r1bqkbnr/8/8/4n3/8/8/8/RNBQKBNR w - - 0 1";
+        assert_eq!(scores(full_black)[1], 40);
+        // Bare kings and knights: the endgame values.
+        assert_eq!(scores("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1")[0], 10);
+        assert_eq!(scores("6k1/8/8/8/8/8/8/6K1 w - - 0 1"), [-20, -20, 0]);
+        // Against a rook (2 units of 12): a sixth of the way.
+        assert_eq!(
+            scores("3rk3/8/8/8/4N3/8/8/4K3 w - - 0 1")[0],
+            40 + (10 - 40) * 10 / 12
         );
     }
 

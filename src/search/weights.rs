@@ -13,10 +13,19 @@
 //! mobility.knight 4
 //! king_danger 9
 //! passed.2 40
+//! square.middle.knight.e5 12
+//! square.end.king.d4 20
 //! ```
+//!
+//! The `square` weights are learnt piece-square values, on top of the
+//! derived material, centralisation and pawn progress: per phase
+//! (`middle`, `end`), kind and cell of the first army's view of the board
+//! (each army's cells are carried onto it by [`crate::game::frames`]).
+//! Their derived values are 0, and the text names only those that are not.
 
 use crate::game::{Game, Variant};
-use crate::types::PieceKind;
+use crate::types::{Cell, PieceKind};
+use ahash::AHashMap;
 
 /// Classical values (centipawns) on the 8×8 board, the scale the other
 /// boards' derived values come from.
@@ -98,6 +107,74 @@ pub struct KingCentre {
     pub end: i32,
 }
 
+/// The learnt piece-square weights of one game, in centipawns: per kind
+/// and cell of the first army's view of the board, a value at full
+/// middlegame and one in a bare endgame (a piece gets the blend its
+/// player's game phase gives).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SquareWeights {
+    /// The game whose cells these are.
+    pub variant: Variant,
+    /// The middlegame values, at [`SquareWeights::index`].
+    pub middle: Vec<i32>,
+    /// The endgame values, at [`SquareWeights::index`].
+    pub end: Vec<i32>,
+}
+
+impl SquareWeights {
+    /// All 0: the derived values.
+    pub fn zero(game: &Game) -> SquareWeights {
+        let len = PieceKind::COUNT * game.geometry.cell_count();
+        SquareWeights {
+            variant: game.variant,
+            middle: vec![0; len],
+            end: vec![0; len],
+        }
+    }
+
+    /// Where the values of `kind` on `cell` (of the first army's view)
+    /// are kept.
+    #[inline(always)]
+    pub fn index(&self, kind: PieceKind, cell: Cell) -> usize {
+        kind.index() * self.cells() + cell.index()
+    }
+
+    /// How many cells the board has.
+    fn cells(&self) -> usize {
+        self.middle.len() / PieceKind::COUNT
+    }
+
+    /// How many weights there are (both phases).
+    pub fn len(&self) -> usize {
+        self.middle.len() + self.end.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.middle.is_empty()
+    }
+
+    /// Whether some middlegame and endgame value differ (else a piece's
+    /// value does not depend on the phase).
+    pub fn tapered(&self) -> bool {
+        self.middle != self.end
+    }
+
+    /// Calls `visit` with every weight's name and place: the middlegame
+    /// values by kind and cell, then the endgame values.
+    fn each_mut(&mut self, visit: &mut impl FnMut(String, &mut i32)) {
+        let geometry = &self.variant.game().geometry;
+        let cells = self.cells();
+        for (phase, values) in [("middle", &mut self.middle), ("end", &mut self.end)] {
+            for (i, weight) in values.iter_mut().enumerate() {
+                let kind = KIND_NAMES[i / cells];
+                let cell = geometry.name(Cell::new((i % cells) as u8));
+                visit(format!("square.{phase}.{kind}.{cell}"), weight);
+            }
+        }
+    }
+}
+
 /// The weights of one game's evaluation, in centipawns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalWeights {
@@ -132,6 +209,8 @@ pub struct EvalWeights {
     pub bishop_pair: i32,
     /// Bonus of the player to move.
     pub tempo: i32,
+    /// The learnt piece-square values.
+    pub squares: SquareWeights,
 }
 
 impl EvalWeights {
@@ -175,10 +254,13 @@ impl EvalWeights {
             pawn_supported: PAWN_SUPPORTED,
             bishop_pair: BISHOP_PAIR,
             tempo: TEMPO,
+            squares: SquareWeights::zero(game),
         }
     }
 
-    /// How many weights there are.
+    /// How many weights the terms other than the learnt piece-square
+    /// values have: the same in every game (the first of
+    /// [`EvalWeights::named`]).
     pub const COUNT: usize = MATERIAL_KINDS.len()
         + 2 * PieceKind::OFFICERS.len() // mobility and centre
         + 1 // pawn step
@@ -188,10 +270,23 @@ impl EvalWeights {
         + 2 // doubled and supported pawns
         + 2; // bishop pair and tempo
 
-    /// Every weight with its name, in a fixed order (the tuner's vector).
+    /// How many weights there are, the learnt piece-square values
+    /// included.
+    pub fn len(&self) -> usize {
+        Self::COUNT + self.squares.len()
+    }
+
+    /// Whether there are none (never: every game has its terms).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every weight with its name, in a fixed order (the tuner's vector):
+    /// the [`EvalWeights::COUNT`] of the terms, then the piece-square
+    /// values.
     pub fn named(&self) -> Vec<(String, i32)> {
         let mut copy = self.clone();
-        let mut named = Vec::with_capacity(Self::COUNT);
+        let mut named = Vec::with_capacity(self.len());
         copy.each_mut(|name, weight| named.push((name, *weight)));
         named
     }
@@ -211,7 +306,13 @@ impl EvalWeights {
     /// These weights overwritten by the ones `text` names (the format in
     /// the module's documentation).
     pub fn read(&self, text: &str) -> Result<EvalWeights, String> {
-        let mut weights = self.clone();
+        let named = self.named();
+        let places: AHashMap<&str, usize> = named
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (name.as_str(), i))
+            .collect();
+        let mut values: Vec<i32> = named.iter().map(|&(_, value)| value).collect();
         for (number, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -227,25 +328,23 @@ impl EvalWeights {
             let value: i32 = value
                 .parse()
                 .map_err(|_| format!("{}: '{value}' is not a whole number", at()))?;
-            let mut found = false;
-            weights.each_mut(|known, weight| {
-                if known == name {
-                    *weight = value;
-                    found = true;
-                }
-            });
-            if !found {
+            let Some(&place) = places.get(name) else {
                 return Err(format!("{}: no weight is called '{name}'", at()));
-            }
+            };
+            values[place] = value;
         }
-        Ok(weights)
+        Ok(self.with_values(&values))
     }
 
-    /// The weights as text, one per line (read back by [`EvalWeights::read`]).
+    /// The weights as text, one per line (read back by
+    /// [`EvalWeights::read`]): every term's, and the piece-square values
+    /// that are not 0.
     pub fn text(&self) -> String {
         self.named()
             .into_iter()
-            .map(|(name, value)| format!("{name} {value}\n"))
+            .enumerate()
+            .filter(|&(i, (_, value))| i < Self::COUNT || value != 0)
+            .map(|(_, (name, value))| format!("{name} {value}\n"))
             .collect()
     }
 
@@ -281,6 +380,7 @@ impl EvalWeights {
         visit("pawn_supported".to_string(), &mut self.pawn_supported);
         visit("bishop_pair".to_string(), &mut self.bishop_pair);
         visit("tempo".to_string(), &mut self.tempo);
+        self.squares.each_mut(&mut visit);
     }
 }
 
@@ -305,13 +405,22 @@ mod tests {
 
     #[test]
     fn every_weight_has_its_own_name() {
-        let weights = EvalWeights::derived(Variant::CLASSICAL.game());
-        let named = weights.named();
-        assert_eq!(named.len(), EvalWeights::COUNT);
-        let mut names: Vec<&str> = named.iter().map(|(name, _)| name.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), EvalWeights::COUNT);
+        for variant in Variant::ALL {
+            let game = variant.game();
+            let weights = EvalWeights::derived(game);
+            let named = weights.named();
+            let cells = game.geometry.cell_count();
+            assert_eq!(
+                named.len(),
+                EvalWeights::COUNT + 2 * PieceKind::COUNT * cells
+            );
+            assert_eq!(named.len(), weights.len());
+            let mut names: Vec<&str> = named.iter().map(|(name, _)| name.as_str()).collect();
+            assert!(names.iter().all(|name| !name.contains(char::is_whitespace)));
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), weights.len(), "{variant}");
+        }
     }
 
     #[test]
@@ -319,8 +428,9 @@ mod tests {
         for variant in Variant::ALL {
             let weights = EvalWeights::of(variant);
             assert_eq!(weights.read(&weights.text()), Ok(weights.clone()));
-            let values: Vec<i32> = (1..=EvalWeights::COUNT as i32).collect();
+            let values: Vec<i32> = (1..=weights.len() as i32).collect();
             let moved = weights.with_values(&values);
+            assert_eq!(weights.read(&moved.text()), Ok(moved.clone()), "{variant}");
             let read: Vec<i32> = moved.named().into_iter().map(|(_, v)| v).collect();
             assert_eq!(read, values, "{variant}");
         }
@@ -339,6 +449,17 @@ mod tests {
         assert!(derived.read("material.queen nine").is_err());
         assert!(derived.read("material.queen").is_err());
         assert!(derived.read("material.queen 1 2").is_err());
+        let squares = derived
+            .read("square.middle.knight.e5 12\nsquare.end.king.d4 -20\n")
+            .unwrap();
+        let (e5, d4) = (Cell::new(36), Cell::new(27));
+        assert_eq!(Variant::CLASSICAL.game().geometry.name(e5), "e5");
+        assert_eq!(Variant::CLASSICAL.game().geometry.name(d4), "d4");
+        let at = |kind, cell| squares.squares.index(kind, cell);
+        assert_eq!(squares.squares.middle[at(PieceKind::Knight, e5)], 12);
+        assert_eq!(squares.squares.end[at(PieceKind::King, d4)], -20);
+        assert_eq!(squares.squares.end[at(PieceKind::Knight, e5)], 0);
+        assert!(derived.read("square.middle.knight.z9 1").is_err());
     }
 
     #[test]
