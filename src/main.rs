@@ -193,6 +193,11 @@ struct TuneArgs {
     /// Start from the weights of this file [default: the game's own].
     #[arg(long)]
     weights: Option<PathBuf>,
+    /// Data not fitted to (other games than `--data`'s): its loss with the
+    /// starting and the fitted weights is reported, to tell a fit that
+    /// learnt from one that memorised.
+    #[arg(long, num_args = 1..)]
+    holdout: Vec<PathBuf>,
     /// Threads working out features and gradients [default: one per logical CPU].
     #[arg(long, value_parser = thread_count())]
     threads: Option<usize>,
@@ -258,20 +263,9 @@ impl TuneArgs {
         }
         let pool = thread_pool(self.threads)?;
         let started = Instant::now();
-        let mut dataset = Dataset::default();
-        // The commands that made the data, so that the weights say how to redo them.
-        let mut made_by = String::new();
-        for path in &self.data {
-            let failed = |why: String| format!("--data {}: {why}", path.display());
-            let text = std::fs::read_to_string(path).map_err(|why| failed(why.to_string()))?;
-            if let Some(command) = text.lines().next().filter(|l| l.starts_with("# triskel ")) {
-                made_by.push_str(&format!("{command} > {}\n", path.display()));
-            }
-            let read = pool
-                .install(|| Dataset::read(variant, &text))
-                .map_err(failed)?;
-            dataset.extend(read);
-        }
+        let (dataset, mut made_by) = read_data("--data", &self.data, variant, &pool)?;
+        let (holdout, holdout_made_by) = read_data("--holdout", &self.holdout, variant, &pool)?;
+        made_by.push_str(&holdout_made_by);
         if dataset.is_empty() {
             return Err("the data holds no positions".to_string());
         }
@@ -290,11 +284,28 @@ impl TuneArgs {
             })
         });
         eprintln!();
-        let data: Vec<String> = self.data.iter().map(|p| p.display().to_string()).collect();
+        let paths = |paths: &[PathBuf]| -> Vec<String> {
+            paths.iter().map(|p| p.display().to_string()).collect()
+        };
+        let held_out = if holdout.is_empty() {
+            String::new()
+        } else {
+            let [before, after] = [&start, &fit.weights]
+                .map(|weights| pool.install(|| holdout.loss_of(weights, fit.target)));
+            format!(
+                "# held out: {} positions; loss {before:.6} with the starting weights, {after:.6} fitted\n",
+                holdout.len()
+            )
+        };
         let header = format!(
-            "# triskel tune --variant {variant} --data {}{}{} --lambda {} --epochs {} --rate {} --prior {}\n\
-             # {} positions; K {:.6} per centipawn; loss {:.6} with the starting weights, {:.6} fitted\n",
-            data.join(" "),
+            "# triskel tune --variant {variant} --data {}{}{}{} --lambda {} --epochs {} --rate {} --prior {}\n\
+             # {} positions; K {:.6} per centipawn; loss {:.6} with the starting weights, {:.6} fitted\n{held_out}",
+            paths(&self.data).join(" "),
+            if self.holdout.is_empty() {
+                String::new()
+            } else {
+                format!(" --holdout {}", paths(&self.holdout).join(" "))
+            },
             self.weights
                 .as_ref()
                 .map(|p| format!(" --weights {}", p.display()))
@@ -323,6 +334,31 @@ impl TuneArgs {
             }
         }
     }
+}
+
+/// Reads the data files `paths` (of `triskel datagen`, for `option`) of
+/// `variant` on `pool`: their positions, and the commands that made them
+/// (from their first lines), one per line with `> path`.
+fn read_data(
+    option: &str,
+    paths: &[PathBuf],
+    variant: Variant,
+    pool: &rayon::ThreadPool,
+) -> Result<(Dataset, String), String> {
+    let mut dataset = Dataset::default();
+    let mut made_by = String::new();
+    for path in paths {
+        let failed = |why: String| format!("{option} {}: {why}", path.display());
+        let text = std::fs::read_to_string(path).map_err(|why| failed(why.to_string()))?;
+        if let Some(command) = text.lines().next().filter(|l| l.starts_with("# triskel ")) {
+            made_by.push_str(&format!("{command} > {}\n", path.display()));
+        }
+        let read = pool
+            .install(|| Dataset::read(variant, &text))
+            .map_err(failed)?;
+        dataset.extend(read);
+    }
+    Ok((dataset, made_by))
 }
 
 /// The arguments of `triskel datagen`.

@@ -270,6 +270,11 @@ impl Dataset {
         total / self.positions.len().max(1) as f64
     }
 
+    /// [`Dataset::loss`] of `weights`.
+    pub fn loss_of(&self, weights: &EvalWeights, target: Target) -> f64 {
+        self.loss(&weight_vector(weights), target)
+    }
+
     /// The gradient of [`Dataset::loss`] with respect to the weights.
     fn gradient(&self, weights: &[f64], target: Target) -> Vec<f64> {
         let k = target.k;
@@ -336,11 +341,7 @@ impl Dataset {
             rate,
             ..
         } = *plan;
-        let mut weights: Vec<f64> = start
-            .named()
-            .into_iter()
-            .map(|(_, v)| f64::from(v))
-            .collect();
+        let mut weights = weight_vector(start);
         let target = Target {
             k: self.fit_k(&weights),
             lambda,
@@ -471,6 +472,16 @@ impl Seat {
     }
 }
 
+/// The values of `weights` in [`EvalWeights::named`]'s order, as the fit
+/// moves them.
+fn weight_vector(weights: &EvalWeights) -> Vec<f64> {
+    weights
+        .named()
+        .into_iter()
+        .map(|(_, v)| f64::from(v))
+        .collect()
+}
+
 /// Each seat's predicted share: the softmax of `k` times its score.
 fn predicted_shares(seats: &[Seat], weights: &[f64], k: f64) -> ArrayVec<f64, MAX_PLAYERS> {
     softmax(seats.iter().map(|seat| k * seat.score(weights)))
@@ -539,11 +550,7 @@ mod tests {
             }
             for weights in [own, passed, squared] {
                 let tables = EvalTables::build(variant.game(), &weights);
-                let values: Vec<f64> = weights
-                    .named()
-                    .into_iter()
-                    .map(|(_, v)| f64::from(v))
-                    .collect();
+                let values = weight_vector(&weights);
                 let lines = text.lines().filter(|l| !l.is_empty());
                 for (line, seats) in lines.zip(&dataset.positions) {
                     let sample = Sample::parse(line, variant).unwrap();
@@ -611,9 +618,7 @@ mod tests {
         let text = data(Variant::Chess, &[1.0, 0.0]);
         let dataset = Dataset::read(Variant::Chess, &text).unwrap();
         let start = EvalWeights::of(Variant::Chess);
-        let values = |w: &EvalWeights| -> Vec<f64> {
-            w.named().into_iter().map(|(_, v)| f64::from(v)).collect()
-        };
+        let values = weight_vector;
         let free_plan = FitPlan::new(1.0, 200, 2.0);
         let held_plan = free_plan.clone().with_prior(1.0);
         let free = dataset.fit(&start, &free_plan, &mut |_, _| {});
@@ -681,11 +686,7 @@ mod tests {
     fn the_gradient_is_the_slope_of_the_loss() {
         let text = data(Variant::Trichess, &[1.0, 0.5, 0.0]);
         let dataset = Dataset::read(Variant::Trichess, &text).unwrap();
-        let weights: Vec<f64> = EvalWeights::of(Variant::Trichess)
-            .named()
-            .into_iter()
-            .map(|(_, v)| f64::from(v))
-            .collect();
+        let weights = weight_vector(&EvalWeights::of(Variant::Trichess));
         let target = Target {
             k: 0.004,
             lambda: 0.5,

@@ -335,16 +335,20 @@ fn datagen_file(variant: &str, name: &str) -> std::path::PathBuf {
 fn tune_writes_weights_fitted_to_the_data() {
     for variant in ["chess", "dreierschach"] {
         let data = datagen_file(variant, "tune");
+        let holdout = datagen_file(variant, "holdout");
         let out = triskel(&[
             "tune",
             "--variant",
             variant,
             "--data",
             data.to_str().unwrap(),
+            "--holdout",
+            holdout.to_str().unwrap(),
             "--epochs",
             "50",
         ]);
         std::fs::remove_file(&data).ok();
+        std::fs::remove_file(&holdout).ok();
         assert!(out.status.success(), "{}", stderr(&out));
         let text = stdout(&out);
         let mut lines = text.lines();
@@ -354,9 +358,15 @@ fn tune_writes_weights_fitted_to_the_data() {
                 && data_command.ends_with(&format!("> {}", data.display())),
             "the command that made the data: {text}"
         );
+        let holdout_command = lines.next().unwrap_or("");
+        assert!(
+            holdout_command.ends_with(&format!("> {}", holdout.display())),
+            "the command that made the held-out data: {text}"
+        );
         let command = lines.next().unwrap_or("");
         assert!(
             command.starts_with(&format!("# triskel tune --variant {variant} --data "))
+                && command.contains(&format!(" --holdout {}", holdout.display()))
                 && command.ends_with("--lambda 1 --epochs 50 --rate 1 --prior 0"),
             "{text}"
         );
@@ -365,16 +375,27 @@ fn tune_writes_weights_fitted_to_the_data() {
             summary.contains(" positions; K ") && summary.contains(" fitted"),
             "{text}"
         );
+        let held_out = lines.next().unwrap_or("");
+        assert!(
+            held_out.starts_with("# held out: ") && held_out.ends_with(" fitted"),
+            "{text}"
+        );
         let v = Variant::from_id(variant).unwrap();
         let start = EvalWeights::of(v);
         let fitted = start
             .read(&text)
             .unwrap_or_else(|why| panic!("{why}: {text}"));
-        assert_eq!(
-            text.lines().filter(|l| !l.starts_with('#')).count(),
-            EvalWeights::COUNT,
-            "every weight: {text}"
+        let written: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        assert!(
+            written.len() > EvalWeights::COUNT && written.len() <= start.len(),
+            "every term's weight, and the piece-square values fifty steps moved: {text}"
         );
+        for (name, _) in &start.named()[..EvalWeights::COUNT] {
+            assert!(
+                written.iter().any(|l| l.split(' ').next() == Some(name)),
+                "{name}: {text}"
+            );
+        }
         assert_ne!(fitted, start, "fifty steps move the weights: {text}");
         assert!(stderr(&out).contains("epoch 50/50"), "{}", stderr(&out));
     }
@@ -435,6 +456,11 @@ fn tune_errors_are_clear_and_fail() {
             &["tune", "--data", bad_path, "--only", "material,nothing"],
             FAILURE,
             "--only 'nothing'",
+        ),
+        (
+            &["tune", "--data", empty_path, "--holdout", bad_path],
+            FAILURE,
+            "--holdout",
         ),
         (
             &["tune", "--variant", "go", "--data", bad_path],
