@@ -69,8 +69,8 @@ struct Seat {
     /// ([`SquareWeights::index`]).
     squares: Vec<u16>,
     /// How far the player's phase is towards the endgame (0: full
-    /// middlegame, 1: bare endgame): the feature of a piece's endgame
-    /// value, 1 less it that of its middlegame value.
+    /// middlegame, 1: bare endgame): the feature of each of its pieces'
+    /// endgame values (and 1 less it, of their middlegame values).
     endgame: f32,
     fixed: f32,
     share: f32,
@@ -447,9 +447,10 @@ fn seats(
 }
 
 impl Seat {
-    /// Calls `visit` with the place and value of each of the seat's
-    /// features that is not 0 as such, among `len` weights (the terms',
-    /// then the middlegame piece-square values, then the endgame ones).
+    /// Calls `visit` with the place and value of the seat's features among
+    /// `len` weights (the terms', then the middlegame piece-square values,
+    /// then the endgame ones): every term's, and the piece-square values'
+    /// of its pieces (the others are 0).
     #[inline(always)]
     fn each_feature(&self, len: usize, mut visit: impl FnMut(usize, f64)) {
         for (i, &f) in self.features.iter().enumerate() {

@@ -331,8 +331,9 @@ fn passed_guards(game: &Game, army: Army, ways: &PerCell<Bitboard>) -> PerCell<B
 pub const LAZY_MARGIN: i32 = 150;
 
 impl EvalTables {
-    /// What `piece` on `cell` is worth: material, centralisation and, for a
-    /// pawn, its progress.
+    /// What `piece` on `cell` is worth: material, centralisation, for a
+    /// pawn its progress, and the learnt middlegame value (the blend
+    /// towards the endgame value is part of the full evaluation).
     #[inline(always)]
     pub fn piece_square(&self, piece: Piece, cell: Cell) -> i32 {
         self.piece_squares[piece.index()][cell.slot()]
