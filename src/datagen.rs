@@ -7,7 +7,7 @@
 //! the command that made it:
 //!
 //! ```text
-//! # triskel datagen --variant chess --games 2 --nodes 5000 --seed 0 --openings openings/chess.tfen
+//! # triskel datagen --variant chess --games 2 --nodes 5000 --seed 0 --random-moves 1 --openings openings/chess.tfen
 //! <position>;<letter><score> ...;<points> ...
 //! ```
 //!
@@ -20,7 +20,11 @@
 //! - the points: each player's points at the game's end, in turn order, as
 //!   the game's rules (or the adjudication at the maximum length) gave them.
 //!
-//! Kept are positions after the opening where the mover is not in check,
+//! Each game starts from a book opening and then a few random moves
+//! (`random_moves` per player, drawn from the game's seed): the engine
+//! searches a fixed number of nodes and plays alike from alike positions,
+//! so without them every game from the same opening would be the same
+//! game. Kept are positions after these moves where the mover is not in check,
 //! the move played captures nothing, and the score is not a mate: the
 //! quiet positions a static evaluation can be fitted to.
 //!
@@ -29,14 +33,15 @@
 //! whatever the number of threads.
 
 use crate::game::Variant;
+use crate::moves::Move;
 use crate::position::Position;
-use crate::rules::format_points;
+use crate::rules::{finished_by_rule, format_points};
 use crate::search::DECIDED_SCORE;
 use crate::tournament::adjudication::Adjudication;
 use crate::tournament::evaluation::MoveEvaluation;
 use crate::tournament::game::{GameSetup, TimeControl, play_game};
 use crate::tournament::openings::Book;
-use crate::tournament::player::{PlayerConfig, mix_seed};
+use crate::tournament::player::{PlayerConfig, SeededRng, mix_seed, random_move};
 use rayon::prelude::*;
 use std::time::Duration;
 
@@ -62,6 +67,8 @@ pub struct DatagenRecipe {
     pub nodes: u64,
     /// Seed of the book's order and of the games.
     pub seed: u64,
+    /// Random moves each player plays after the opening.
+    pub random_moves: usize,
 }
 
 /// One position of the data.
@@ -132,8 +139,12 @@ impl Sample {
     }
 }
 
-/// Plays game `index` (from 0) of `recipe` from `book`'s opening and
-/// returns its quiet positions.
+/// The part of a game's seed that draws its random moves (the seats'
+/// parts are their indices, below it).
+const RANDOM_MOVES_STREAM: u64 = u64::MAX;
+
+/// Plays game `index` (from 0) of `recipe` from `book`'s opening and the
+/// game's random moves, and returns its quiet positions.
 pub fn play_for_data(
     recipe: &DatagenRecipe,
     book: &Book,
@@ -146,8 +157,20 @@ pub fn play_for_data(
     let seeds = (0..players)
         .map(|seat| mix_seed(&[recipe.seed, index as u64, seat as u64]))
         .collect();
+    let mut start = opening.position.clone();
+    let mut rng = SeededRng::new(mix_seed(&[recipe.seed, index as u64, RANDOM_MOVES_STREAM]));
+    for _ in 0..recipe.random_moves * players {
+        if finished_by_rule(&start) {
+            break;
+        }
+        let m = random_move(&start, &mut rng);
+        if m == Move::NONE {
+            break;
+        }
+        start.make(m);
+    }
     let setup = GameSetup {
-        start: &opening.position,
+        start: &start,
         seats: vec![&engine; players],
         time_control: TimeControl::fischer(Duration::ZERO, Duration::ZERO),
         max_plies: MAX_PLIES,
@@ -155,7 +178,7 @@ pub fn play_for_data(
         seeds,
     };
     let result = play_game(&setup)?;
-    let mut pos = opening.position.clone();
+    let mut pos = start.clone();
     let mut samples = Vec::new();
     for (word, evaluation) in result.moves.iter().zip(&result.evaluations) {
         let m = pos.parse_move(word).map_err(|e| e.to_string())?;
@@ -251,6 +274,43 @@ mod tests {
     }
 
     #[test]
+    fn games_from_one_opening_differ_by_their_random_moves() {
+        let recipe = |random_moves| DatagenRecipe {
+            variant: Variant::Chess,
+            games: 2,
+            nodes: 200,
+            seed: 3,
+            random_moves,
+        };
+        // A book of one opening: every game starts from it.
+        let path = format!("{}/openings/chess.tfen", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let first = text.lines().find(|l| !l.starts_with('#')).unwrap();
+        let spec = BookSpec {
+            file: path.into(),
+            format: BookFormat::Tfen,
+            order: BookOrder::Sequential,
+            start: 1,
+            plies: None,
+        };
+        let one = Book::read(first, &spec, Variant::Chess).unwrap();
+        assert_eq!(one.len(), 1);
+        let first_positions = |random_moves| {
+            let games: Vec<Vec<Sample>> = (0..2)
+                .map(|index| play_for_data(&recipe(random_moves), &one, index).unwrap())
+                .collect();
+            games
+                .iter()
+                .map(|g| g[0].position.clone())
+                .collect::<Vec<_>>()
+        };
+        let alike = first_positions(0);
+        assert_eq!(alike[0], alike[1], "without random moves, the same game");
+        let apart = first_positions(1);
+        assert_ne!(apart[0], apart[1], "with them, two games");
+    }
+
+    #[test]
     fn a_line_reads_back_as_its_sample() {
         let sample = Sample {
             position: Position::start(Variant::Dreierschach).fen(),
@@ -272,6 +332,7 @@ mod tests {
                 games: 2,
                 nodes: 300,
                 seed: 1,
+                random_moves: 1,
             };
             let book = book(variant);
             let mut lines = Vec::new();

@@ -379,6 +379,10 @@ struct DatagenArgs {
     /// The opening book (tfen, epd or pgn) [default: openings/<variant>.tfen].
     #[arg(long)]
     openings: Option<PathBuf>,
+    /// Random moves each player plays after the opening (drawn from the
+    /// game's seed), so that games from one opening differ.
+    #[arg(long, default_value_t = 1, value_parser = number::argument(0..=MAX_DATAGEN_RANDOM_MOVES))]
+    random_moves: usize,
     /// Threads playing games [default: one per logical CPU].
     #[arg(long, value_parser = thread_count())]
     threads: Option<usize>,
@@ -386,6 +390,9 @@ struct DatagenArgs {
     #[arg(long)]
     output: Option<PathBuf>,
 }
+
+/// Most random moves per player after a `triskel datagen` opening.
+const MAX_DATAGEN_RANDOM_MOVES: usize = 50;
 
 /// Most games one `triskel datagen` plays.
 const MAX_DATAGEN_GAMES: usize = 100_000_000;
@@ -411,6 +418,7 @@ impl DatagenArgs {
             games: self.games,
             nodes: self.nodes,
             seed: self.seed,
+            random_moves: self.random_moves,
         };
         let pool = thread_pool(self.threads)?;
         let mut out: Box<dyn Write + Send> = match &self.output {
@@ -423,10 +431,11 @@ impl DatagenArgs {
         let failed = |why: std::io::Error| format!("writing the data: {why}");
         writeln!(
             out,
-            "# triskel datagen --variant {variant} --games {} --nodes {} --seed {} --openings {}",
+            "# triskel datagen --variant {variant} --games {} --nodes {} --seed {} --random-moves {} --openings {}",
             recipe.games,
             recipe.nodes,
             recipe.seed,
+            recipe.random_moves,
             file.display()
         )
         .map_err(failed)?;

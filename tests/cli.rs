@@ -256,7 +256,7 @@ fn datagen_writes_scored_quiet_positions_of_self_play_games() {
     assert_eq!(
         lines.next(),
         Some(
-            "# triskel datagen --variant trichess --games 3 --nodes 300 --seed 0 --openings openings/trichess.tfen"
+            "# triskel datagen --variant trichess --games 3 --nodes 300 --seed 0 --random-moves 1 --openings openings/trichess.tfen"
         )
     );
     let samples: Vec<Sample> = lines
@@ -296,6 +296,7 @@ fn datagen_errors_are_clear_and_fail() {
     for (args, code, mentions) in [
         (&["datagen", "--games", "0"][..], USAGE_ERROR, "0"),
         (&["datagen", "--nodes", "lots"], USAGE_ERROR, "lots"),
+        (&["datagen", "--random-moves", "51"], USAGE_ERROR, "51"),
         (&["datagen", "--variant", "go"], FAILURE, "go"),
         (
             &["datagen", "--openings", "/no/such/book.tfen"],
