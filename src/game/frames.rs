@@ -227,6 +227,42 @@ mod tests {
     }
 
     #[test]
+    fn frames_keep_the_moves_of_the_board_and_of_the_pawns() {
+        for variant in Variant::ALL {
+            let game = variant.game();
+            let g = &game.geometry;
+            let frames = army_frames(game, &Position::start(variant)).unwrap();
+            for (army, frame) in frames.iter().enumerate().take(game.players) {
+                let image = |cells: Bitboard| -> Bitboard {
+                    cells.into_iter().map(|c| frame[c.index()]).collect()
+                };
+                for c in g.cells() {
+                    let to = frame[c.index()];
+                    let at = |what: &str| format!("{variant}, army {army}, {}: {what}", g.name(c));
+                    for class in SliderClass::BOTH {
+                        assert_eq!(
+                            image(g.steps(class, c)),
+                            g.steps(class, to),
+                            "{}",
+                            at("steps")
+                        );
+                        assert_eq!(
+                            image(g.lines(class, c)),
+                            g.lines(class, to),
+                            "{}",
+                            at("lines")
+                        );
+                    }
+                    assert_eq!(image(g.knight(c)), g.knight(to), "{}", at("knight"));
+                    let (theirs, first) = (game.pawns[army].at(c), game.pawns[0].at(to));
+                    assert_eq!(image(theirs.single), first.single, "{}", at("pawn steps"));
+                    assert_eq!(image(theirs.captures), first.captures, "{}", at("captures"));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn chess_frames_mirror_the_ranks() {
         let game = Variant::Chess.game();
         let frames = army_frames(game, &Position::start(Variant::Chess)).unwrap();
