@@ -326,8 +326,11 @@ fn passed_guards(game: &Game, army: Army, ways: &PerCell<Bitboard>) -> PerCell<B
     })
 }
 
-/// How much mobility and king danger can change a score at most (for lazy
-/// evaluation: a cheap score this far beyond a bound decides alone).
+/// How far the expensive part of the evaluation (mobility, king danger
+/// and safety, pawn structure, the learnt piece-square values' blend
+/// towards the endgame) is taken to move a score at most: a cheap score
+/// this far beyond a bound decides alone (lazy evaluation). A bet, not a
+/// bound: the terms can add up to more.
 pub const LAZY_MARGIN: i32 = 150;
 
 impl EvalTables {
