@@ -40,9 +40,10 @@ impl Variant {
     /// The evaluation weights `triskel tune` fitted for the game (the text
     /// of `weights/<game>.txt`, see `search::weights`), if it has them.
     pub fn tuned_weights(self) -> Option<&'static str> {
-        // No game has tuned weights yet: the first fit of chess lost its
-        // SPRT (README, "Tuning the evaluation").
-        None
+        match self {
+            Variant::Chess => Some(include_str!("../../weights/chess.txt")),
+            _ => None,
+        }
     }
 
     /// The game's rules where they are procedure (its hooks).
