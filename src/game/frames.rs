@@ -12,8 +12,7 @@
 use super::Game;
 use crate::bitboard::Bitboard;
 use crate::geometry::{PerCell, SliderClass, per_cell};
-use crate::position::Position;
-use crate::types::{Cell, MAX_CELLS, MAX_PLAYERS};
+use crate::types::{Cell, MAX_CELLS, MAX_PLAYERS, Piece};
 
 /// Per army, the cell of the first army's view that each cell is (the
 /// first army's own is the identity; so is that of an army the game
@@ -37,9 +36,12 @@ struct View {
     relations: [PerCell<Bitboard>; RELATIONS],
 }
 
+/// What stands on each cell of a start position.
+pub type StartPieces<'a> = &'a dyn Fn(Cell) -> Option<Piece>;
+
 impl View {
     /// The board of `game` seen by `army`, with `start` its start position.
-    fn new(game: &Game, start: &Position, army: usize) -> View {
+    fn new(game: &Game, start: StartPieces, army: usize) -> View {
         let g = &game.geometry;
         let n = g.cell_count();
         let pawns = &game.pawns[army];
@@ -65,7 +67,7 @@ impl View {
             .cells()
             .into_iter()
             .map(|c| {
-                let piece = start.piece_at(c).map_or(0, |piece| {
+                let piece = start(c).map_or(0, |piece| {
                     let relative = (piece.army().index() + players - army) % players;
                     1 + (piece.kind().index() * MAX_PLAYERS + relative) as u64
                 });
@@ -79,9 +81,10 @@ impl View {
     }
 }
 
-/// The frames of every army of `game` (whose start position is `start`),
-/// or why the board has no symmetry that carries one army onto another.
-pub fn army_frames(game: &Game, start: &Position) -> Result<ArmyFrames, String> {
+/// The frames of every army of `game` (`start`: the pieces of its start
+/// position), or why the board has no symmetry that carries one army onto
+/// another.
+pub fn army_frames(game: &Game, start: StartPieces) -> Result<ArmyFrames, String> {
     let n = game.geometry.cell_count();
     let identity = || per_cell(n, |c| c);
     let first = View::new(game, start, 0);
@@ -198,13 +201,14 @@ fn breadth_first(view: &View, n: usize) -> Vec<Cell> {
 mod tests {
     use super::*;
     use crate::game::Variant;
+    use crate::position::Position;
 
     #[test]
     fn every_army_has_a_frame_that_carries_its_start_onto_the_first() {
         for variant in Variant::ALL {
             let game = variant.game();
             let start = Position::start(variant);
-            let frames = army_frames(game, &start).unwrap();
+            let frames = army_frames(game, &|c| start.piece_at(c)).unwrap();
             for (army, frame) in frames.iter().enumerate().take(game.players) {
                 let mut images = Bitboard::EMPTY;
                 for c in game.geometry.cells() {
@@ -231,7 +235,8 @@ mod tests {
         for variant in Variant::ALL {
             let game = variant.game();
             let g = &game.geometry;
-            let frames = army_frames(game, &Position::start(variant)).unwrap();
+            let start = Position::start(variant);
+            let frames = army_frames(game, &|c| start.piece_at(c)).unwrap();
             for (army, frame) in frames.iter().enumerate().take(game.players) {
                 let image = |cells: Bitboard| -> Bitboard {
                     cells.into_iter().map(|c| frame[c.index()]).collect()
@@ -265,7 +270,8 @@ mod tests {
     #[test]
     fn chess_frames_mirror_the_ranks() {
         let game = Variant::Chess.game();
-        let frames = army_frames(game, &Position::start(Variant::Chess)).unwrap();
+        let start = Position::start(Variant::Chess);
+        let frames = army_frames(game, &|c| start.piece_at(c)).unwrap();
         let g = &game.geometry;
         let image = |army: usize, name: &str| g.name(frames[army][g.cell(name).unwrap().index()]);
         assert_eq!(image(0, "e2"), "e2");

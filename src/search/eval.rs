@@ -122,8 +122,9 @@ impl EvalTables {
         let pawn_ways: [PerCell<Bitboard>; MAX_PLAYERS] =
             std::array::from_fn(|a| pawn_ways(game, Army::new(a)));
         let king_zone = per_cell(n, |c| game.king_steps(c).with(c));
+        let start = Position::start(game.variant);
         let frames =
-            army_frames(game, &Position::start(game.variant)).unwrap_or_else(|why| panic!("{why}"));
+            army_frames(game, &|c| start.piece_at(c)).unwrap_or_else(|why| panic!("{why}"));
         let squares = &weights.squares;
         let mut piece_squares = Box::new([[0; MAX_CELLS]; Piece::SLOTS]);
         let mut square_ends = Box::new([[0; MAX_CELLS]; Piece::SLOTS]);
