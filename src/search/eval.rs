@@ -704,7 +704,7 @@ pub struct Phases {
     /// Per player in the game, the phase units of its enemies' officers,
     /// counted up to `full`.
     pub middle: [i32; MAX_PLAYERS],
-    /// The units of full middlegame: [`PHASE_UNITS_PER_ARMY`] per enemy.
+    /// The units of full middlegame: `PHASE_UNITS_PER_ARMY` (12) per enemy.
     pub full: i32,
 }
 
