@@ -258,19 +258,23 @@ mod tests {
 
     /// The first openings of the shipped book of `variant`.
     fn book(variant: Variant) -> Book {
+        Book::load(&shipped_spec(variant), variant, 0).expect("the shipped book reads")
+    }
+
+    /// The shipped book of `variant`, read in order.
+    fn shipped_spec(variant: Variant) -> BookSpec {
         let path = format!(
             "{}/openings/{}.tfen",
             env!("CARGO_MANIFEST_DIR"),
             variant.id()
         );
-        let spec = BookSpec {
+        BookSpec {
             file: path.into(),
             format: BookFormat::Tfen,
             order: BookOrder::Sequential,
             start: 1,
             plies: None,
-        };
-        Book::load(&spec, variant, 0).expect("the shipped book reads")
+        }
     }
 
     #[test]
@@ -283,16 +287,9 @@ mod tests {
             random_moves,
         };
         // A book of one opening: every game starts from it.
-        let path = format!("{}/openings/chess.tfen", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap();
+        let spec = shipped_spec(Variant::Chess);
+        let text = std::fs::read_to_string(&spec.file).unwrap();
         let first = text.lines().find(|l| !l.starts_with('#')).unwrap();
-        let spec = BookSpec {
-            file: path.into(),
-            format: BookFormat::Tfen,
-            order: BookOrder::Sequential,
-            start: 1,
-            plies: None,
-        };
         let one = Book::read(first, &spec, Variant::Chess).unwrap();
         assert_eq!(one.len(), 1);
         let first_positions = |random_moves| {
