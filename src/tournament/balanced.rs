@@ -79,8 +79,11 @@ impl MadeBook {
     }
 }
 
-/// The scores a search to `depth` gives every player of `pos`: the
-/// mover's alone in two-player games, each player's in three-player ones.
+/// The scores a search to `depth` gives `pos`: the mover's search score,
+/// and in three-player games each player's score at the end of the
+/// principal variation as well. The mover's score is judged in every
+/// game: where the line ends in a mate, the evaluation at its end says
+/// nothing of it, and only the search score shows the win.
 fn judged_scores(pos: &crate::position::Position, depth: u32) -> Vec<i32> {
     let mut searcher = Searcher::new(search::Options {
         hash_mb: JUDGE_HASH_MB,
@@ -99,8 +102,9 @@ fn judged_scores(pos: &crate::position::Position, depth: u32) -> Vec<i32> {
         }
     });
     match last {
-        Some(info) if !info.scores.is_empty() => info.scores.iter().map(|&(_, s)| s).collect(),
-        Some(info) => vec![info.score],
+        Some(info) => std::iter::once(info.score)
+            .chain(info.scores.iter().map(|&(_, s)| s))
+            .collect(),
         None => vec![result.score],
     }
 }
@@ -204,8 +208,24 @@ mod tests {
     }
 
     #[test]
-    fn three_player_games_judge_every_players_score() {
+    fn three_player_games_judge_the_movers_and_every_players_score() {
         let scores = judged_scores(&crate::position::Position::start(Variant::Trichess), 2);
-        assert_eq!(scores.len(), 3);
+        assert_eq!(scores.len(), 4);
+    }
+
+    #[test]
+    fn a_mate_in_one_is_never_balanced() {
+        // White mates Brown with j10f10; the evaluation at the line's end
+        // scores every player within 100 cp of even (the margin of
+        // `openings/dreierschach.tfen`, which held this opening).
+        let moves = "c1e4 h12j12 l7j7 b2b4 h13h8 m7k6 e4c5 h8h3 l9k8 a1j10 a5b4 l10k9";
+        let mut pos = crate::position::Position::start(Variant::Dreierschach);
+        for text in moves.split_whitespace() {
+            let m = pos.parse_move(text).unwrap();
+            pos.make(m);
+        }
+        let scores = judged_scores(&pos, 4);
+        assert!(scores[1..].iter().all(|s| s.abs() <= 100), "{scores:?}");
+        assert!(scores[0] > 10 * 100, "the mover's win: {scores:?}");
     }
 }
