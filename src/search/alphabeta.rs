@@ -765,25 +765,31 @@ impl<'a> Worker<'a> {
     }
 
     /// Each player's score at the end of `pv`: its evaluation against the
-    /// average of the others (players out of the game are left out).
+    /// average of the others, or the game's result where the line ends the
+    /// game, scored as the search scores it (players out of the game are
+    /// left out).
     fn player_scores(&self, pv: &[Move]) -> Vec<(char, i32)> {
         let mut pos = self.pos.scratch_copy();
+        let mut ply = 0;
         for &m in pv {
             if !pos.legal_moves().contains(&m) {
                 break;
             }
             pos.make(m);
+            ply += 1;
+        }
+        let in_game = pos.state().in_game;
+        let letter = |p: Player| pos.game().letters[p.index()];
+        if let Some(outcome) = pos.outcome() {
+            return in_game
+                .iter()
+                .map(|p| (letter(p), outcome_value(&outcome, &pos, p, ply)))
+                .collect();
         }
         let scores = eval::evaluate(&pos);
-        let in_game = pos.state().in_game;
         in_game
             .iter()
-            .map(|p| {
-                (
-                    pos.game().letters[p.index()],
-                    eval::against_others(&scores, p, in_game),
-                )
-            })
+            .map(|p| (letter(p), eval::against_others(&scores, p, in_game)))
             .collect()
     }
 

@@ -215,9 +215,11 @@ mod tests {
 
     #[test]
     fn a_mate_in_one_is_never_balanced() {
-        // White mates Brown with j10f10; the evaluation at the line's end
-        // scores every player within 100 cp of even (the margin of
-        // `openings/dreierschach.tfen`, which held this opening).
+        // White mates Brown with j10f10 (an opening the old judge, which
+        // read only the evaluation at the line's end, let into
+        // `openings/dreierschach.tfen`). The mover's search score shows the
+        // win, and so does each player's score, which is the game's result
+        // where the line ends the game.
         let moves = "c1e4 h12j12 l7j7 b2b4 h13h8 m7k6 e4c5 h8h3 l9k8 a1j10 a5b4 l10k9";
         let mut pos = crate::position::Position::start(Variant::Dreierschach);
         for text in moves.split_whitespace() {
@@ -225,7 +227,8 @@ mod tests {
             pos.make(m);
         }
         let scores = judged_scores(&pos, 4);
-        assert!(scores[1..].iter().all(|s| s.abs() <= 100), "{scores:?}");
+        assert!(scores[1] > 10 * 100, "White's win: {scores:?}");
+        assert!(scores[2..].iter().all(|&s| s < -10 * 100), "{scores:?}");
         assert!(scores[0] > 10 * 100, "the mover's win: {scores:?}");
     }
 }
