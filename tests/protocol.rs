@@ -832,6 +832,10 @@ fn static_scores(e: &mut Engine) -> (Vec<(char, Option<i32>)>, i32) {
     (rows, score)
 }
 
+/// More than any game's tempo weight: the most a start position may lean
+/// to the player to move.
+const TEMPO_BOUND: i32 = 50;
+
 #[test]
 fn eval_scores_each_player_and_the_player_to_move() {
     let mut e = Engine::start();
@@ -839,11 +843,14 @@ fn eval_scores_each_player_and_the_player_to_move() {
         e.command(&format!("setoption name UCI_Variant value {v}"));
         let (rows, score) = static_scores(&mut e);
         assert_eq!(rows.len(), v.game().players, "{v}: {rows:?}");
+        // Level but for the tempo of the player to move (the first).
+        let tempo = rows[0].1.expect("the first player in the game");
+        assert!((0..TEMPO_BOUND).contains(&tempo), "{v}: {rows:?}");
         assert!(
-            rows.iter().all(|&(_, s)| s == Some(0)),
+            rows[1..].iter().all(|r| r.1 == rows[1].1 && r.1 <= Some(0)),
             "{v} starts level: {rows:?}"
         );
-        assert_eq!(score, 0, "{v}");
+        assert_eq!(score, tempo, "{v}");
     }
     let of =
         |rows: &[(char, Option<i32>)], letter| rows.iter().find(|r| r.0 == letter).expect("row").1;

@@ -455,7 +455,8 @@ impl Engine {
         let in_game = pos.state().in_game;
         let mut lines = vec![
             "Static evaluation in centipawns (placement: material, centralisation, pawn progress; \
-             activity: mobility, king danger and safety, pawn structure; vs others: the total against the others' average)"
+             activity: mobility, king danger and safety, pawn structure, bishop pair, the mover's tempo; \
+             vs others: the total against the others' average)"
                 .to_string(),
             format!(
                 "  {:<12} {:>9} {:>9} {:>7} {:>10}",

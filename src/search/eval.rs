@@ -853,22 +853,27 @@ mod tests {
 
     #[test]
     fn values_follow_the_board() {
-        let chess = EvalTables::of(Variant::Chess);
-        assert_eq!(chess.values[PieceKind::Queen.index()], 900);
-        let pyramid = EvalTables::of(Variant::Pyramid);
+        let derived = |v: Variant| EvalTables::build(v.game(), &EvalWeights::derived(v.game()));
+        let queen = PieceKind::Queen.index();
+        assert_eq!(derived(Variant::Chess).values[queen], 900);
         assert!(
-            pyramid.values[PieceKind::Queen.index()] > 900,
+            derived(Variant::Pyramid).values[queen] > 900,
             "26 directions reach further"
         );
-        let star = EvalTables::of(Variant::Star);
-        assert_eq!(star.values[PieceKind::Rook.index()], 400);
+        assert_eq!(derived(Variant::Star).values[PieceKind::Rook.index()], 400);
+        // A game plays with its own weights, tuned where it has them.
+        for v in Variant::ALL {
+            assert_eq!(EvalTables::of(v).values, EvalWeights::of(v).material, "{v}");
+        }
     }
 
     #[test]
     fn start_positions_are_balanced() {
         for v in Variant::ALL {
             let pos = Position::start(v);
-            let s = evaluate(&pos);
+            let mut s = evaluate(&pos);
+            // The player to move has the tempo on top.
+            s[pos.to_move().index()] -= EvalTables::of(v).tempo;
             let players = v.game().players;
             for p in 1..players {
                 assert_eq!(s[p], s[0], "{v}: the start position is symmetric");

@@ -171,14 +171,25 @@ mod tests {
         see(&pos, pos.parse_move(m).unwrap())
     }
 
+    /// Chess's value of `kind`, as the exchanges count it.
+    fn value(kind: PieceKind) -> i32 {
+        EvalTables::of(Variant::Chess).values[kind.index()]
+    }
+
     #[test]
     fn exchanges_on_one_cell() {
         // A free pawn.
-        assert_eq!(see_of("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5"), 100);
+        assert_eq!(
+            see_of("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5"),
+            value(PieceKind::Pawn)
+        );
         // Queen takes a pawn defended by a pawn: loses the queen for a pawn.
         assert!(see_of("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5") < 0);
         // Rook takes a rook defended by a rook, backed by a second rook (x-ray).
-        assert_eq!(see_of("3r3k/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7"), 500);
+        assert_eq!(
+            see_of("3r3k/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7"),
+            value(PieceKind::Rook)
+        );
         // The same with the defender's king next to the target: even.
         assert_eq!(see_of("3rk3/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7"), 0);
     }
