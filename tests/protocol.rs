@@ -847,7 +847,9 @@ fn eval_scores_each_player_and_the_player_to_move() {
         let tempo = rows[0].1.expect("the first player in the game");
         assert!((0..TEMPO_BOUND).contains(&tempo), "{v}: {rows:?}");
         assert!(
-            rows[1..].iter().all(|r| r.1 == rows[1].1 && r.1 <= Some(0)),
+            rows[1..]
+                .iter()
+                .all(|r| r.1 == rows[1].1 && r.1.is_some_and(|s| s <= 0)),
             "{v} starts level: {rows:?}"
         );
         assert_eq!(score, tempo, "{v}");
